@@ -1,0 +1,68 @@
+# cubestudio.ascend: developer and CI entry points. Every target bootstraps what it needs
+# (Debian packages, dockerd, images, the venv) through tools/bootstrap.sh, so each one works on
+# a fresh Debian 12 machine as root.  `make help` lists them.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+ROOT := $(CURDIR)
+VENV := $(ROOT)/.venv
+BIN := $(VENV)/bin
+COLLECTION_DIR := $(ROOT)/.build/collections/ansible_collections/cubestudio/ascend
+PYTHON_VERSION := 3.11
+# Tools from the venv come first; ansible-test and molecule look for them on PATH.
+export PATH := $(BIN):$(PATH)
+export ANSIBLE_CONFIG := $(ROOT)/ansible.cfg
+MOLECULE_ARGS ?=
+SCENARIO ?=
+
+.PHONY: help setup images lint sanity units simulator molecule build-check test demo demo-clean docs clean
+
+help: ## List the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+setup: ## Debian packages, .venv with the pinned toolchain, collection tree, offline get-pip
+	@tools/bootstrap.sh debs venv tree getpip
+
+images: setup ## dockerd running and the simulated-node images built (cached)
+	@tools/bootstrap.sh dockerd images
+
+lint: setup ## yamllint, ansible-lint (production), ruff, vermin (Python 3.8 floor), spec and docs checks
+	yamllint --strict .
+	ansible-lint --offline
+	ruff check plugins tests tools
+	ruff format --check plugins tests tools
+	vermin --no-tips --violations --target=3.8- --eval-annotations --no-parse-comments plugins/modules plugins/module_utils
+	python tools/check_argument_specs.py
+	python tools/gen_docs.py --check
+	antsibull-changelog lint
+
+sanity: setup ## ansible-test sanity (offline, local venv)
+	cd $(COLLECTION_DIR) && ansible-test sanity --python $(PYTHON_VERSION) --color no
+
+units: setup ## ansible-test units
+	cd $(COLLECTION_DIR) && ansible-test units --python $(PYTHON_VERSION) --color no
+
+simulator: setup ## tests of the Ascend node simulator (installers' CLI, npu-smi golden tests)
+	PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/simulator
+
+molecule: images ## every molecule scenario (SCENARIO=name for one)
+	tools/run_molecule.sh $(SCENARIO)
+
+build-check: setup ## galaxy build, install into an empty path, syntax-check the installed site playbook
+	tools/build_check.sh
+
+test: lint sanity units simulator build-check molecule ## everything CI runs
+
+demo: images ## build the simulated 910B node and run site.yml against it (run twice: zero changed)
+	tools/demo.sh
+
+demo-clean: ## remove the demo node container
+	tools/demo.sh --clean
+
+docs: setup ## regenerate generated docs (role READMEs, version-matrix page)
+	python tools/gen_docs.py
+
+clean: demo-clean ## remove build output (keeps .venv and images)
+	rm -rf .build/collections tests/output

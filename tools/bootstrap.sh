@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Bootstrap what the tests and the demo need on a Debian 12 machine, as root.
+# Every step is idempotent and cheap when its result already exists, so every make target
+# may call it.
+#
+#   tools/bootstrap.sh debs      Debian packages (docker.io, debootstrap, ...)
+#   tools/bootstrap.sh dockerd   a Docker engine that answers (systemd unit or a background dockerd)
+#   tools/bootstrap.sh venv      .venv with the pinned toolchain (requirements.txt + constraints.txt)
+#   tools/bootstrap.sh tree      .build/collections/ansible_collections/cubestudio/ascend -> repo
+#   tools/bootstrap.sh getpip    offline stand-in for ansible-test's get-pip download
+#   tools/bootstrap.sh images    test images built from debootstrap (no registry is reachable)
+#   tools/bootstrap.sh all       all of the above
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+PYTHON="${PYTHON:-python3.11}"
+VENV="$ROOT/.venv"
+BUILD="$ROOT/.build"
+NODE_IMAGE="${NODE_IMAGE:-cubestudio/ascend-node}"
+DEBIAN_MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+DOCKERD_LOG="${DOCKERD_LOG:-/var/log/cubestudio-dockerd.log}"
+
+# Packages of the simulated node image. Changing this list changes the image tag, so a
+# stale image is never reused.
+NODE_PACKAGES=(
+  python3 systemd systemd-sysv dbus iproute2 procps kmod sudo ca-certificates
+  net-tools docker.io containerd runc python3-grpcio tar gzip
+)
+
+log() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*" >&2; }
+
+need_root() {
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "tools/bootstrap.sh $1 needs root (Debian packages, dockerd, debootstrap)." >&2
+    exit 1
+  fi
+}
+
+step_debs() {
+  local missing=()
+  local pkg
+  for pkg in docker.io debootstrap containerd runc git make; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  if [ "${#missing[@]}" -eq 0 ]; then
+    return 0
+  fi
+  need_root debs
+  log "installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # policy-rc.d on container-like hosts refuses to start services; dockerd is started below.
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+docker_answers() { timeout 10 docker info >/dev/null 2>&1; }
+
+step_dockerd() {
+  if docker_answers; then
+    return 0
+  fi
+  need_root dockerd
+  if [ "$(cat /proc/1/comm 2>/dev/null)" = "systemd" ]; then
+    log "starting docker.service"
+    systemctl start docker
+  else
+    log "no systemd as PID 1: starting dockerd in the background (log: $DOCKERD_LOG)"
+    nohup dockerd >"$DOCKERD_LOG" 2>&1 &
+  fi
+  local i
+  for i in $(seq 1 60); do
+    if docker_answers; then
+      log "dockerd answers"
+      return 0
+    fi
+    sleep 1
+  done
+  echo "dockerd did not answer within 60 s; see $DOCKERD_LOG" >&2
+  tail -n 20 "$DOCKERD_LOG" >&2 || true
+  exit 1
+}
+
+hash_of() { sha256sum "$@" | sha256sum | cut -c1-12; }
+
+step_venv() {
+  local stamp="$VENV/.cubestudio-stamp"
+  local want
+  want="$(hash_of requirements.txt constraints.txt tools/bootstrap.sh)"
+  if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+    return 0
+  fi
+  command -v "$PYTHON" >/dev/null || PYTHON=python3
+  log "creating $VENV with $($PYTHON --version)"
+  rm -rf "$VENV"
+  "$PYTHON" -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check --upgrade pip
+  "$VENV/bin/pip" install -q --disable-pip-version-check -r requirements.txt -c constraints.txt
+  echo "$want" >"$stamp"
+}
+
+step_tree() {
+  # ansible-test and the collection loader need the collection at
+  # <root>/ansible_collections/cubestudio/ascend; a relative symlink keeps the checkout movable.
+  mkdir -p "$BUILD/collections/ansible_collections/cubestudio"
+  ln -sfn ../../../.. "$BUILD/collections/ansible_collections/cubestudio/ascend"
+}
+
+step_getpip() {
+  # ansible-test sanity downloads get-pip from a host this machine cannot reach; it uses a
+  # cached copy first. This stand-in bootstraps pip from the standard library instead.
+  local cache="$HOME/.ansible/test/cache"
+  mkdir -p "$cache"
+  local f
+  for f in get_pip_24_2.py; do
+    [ -f "$cache/$f" ] && grep -q cubestudio "$cache/$f" && continue
+    cat >"$cache/$f" <<'PY'
+"""Offline stand-in for get-pip.py (written by cubestudio.ascend tools/bootstrap.sh)."""
+import ensurepip
+import os
+import runpy
+import sys
+
+ensurepip.bootstrap(upgrade=True)
+os.environ.pop("PIP_CONFIG_FILE", None)
+args = [a for a in sys.argv[1:] if a not in ("--no-setuptools", "--no-wheel")]
+if args:
+    sys.argv = ["pip", "install"] + args
+    runpy.run_module("pip", run_name="__main__")
+PY
+  done
+}
+
+node_image_tag() {
+  printf '%s\n' "${NODE_PACKAGES[@]}" | sha256sum | cut -c1-12
+}
+
+step_images() {
+  local tag
+  tag="bookworm-$(node_image_tag)"
+  local image="$NODE_IMAGE:$tag"
+  mkdir -p "$BUILD/images"
+  if ! docker image inspect "$image" >/dev/null 2>&1; then
+    need_root images
+    local rootfs
+    rootfs="$(mktemp -d /var/tmp/cubestudio-rootfs.XXXXXX)"
+    log "debootstrap Debian 12 into $rootfs (a minute or two)"
+    local include
+    include="$(IFS=,; echo "${NODE_PACKAGES[*]}")"
+    if ! debootstrap --variant=minbase --include="$include" bookworm "$rootfs" "$DEBIAN_MIRROR" \
+        >"$BUILD/images/debootstrap.log" 2>&1; then
+      tail -n 30 "$BUILD/images/debootstrap.log" >&2
+      rm -rf "$rootfs"
+      exit 1
+    fi
+    # Services start under the test's control, not at boot of every scenario container.
+    chroot "$rootfs" systemctl disable docker.service docker.socket containerd.service >/dev/null 2>&1 || true
+    chroot "$rootfs" apt-get clean
+    rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/*
+    echo "ascend-sim-node" >"$rootfs/etc/hostname"
+    log "importing $image"
+    tar -C "$rootfs" -c . | docker import \
+      -c 'ENV container=docker' \
+      -c 'STOPSIGNAL SIGRTMIN+3' \
+      -c 'CMD ["/lib/systemd/systemd"]' \
+      - "$image" >/dev/null
+    rm -rf "$rootfs"
+  fi
+  docker tag "$image" "$NODE_IMAGE:latest"
+  # A small image for containers started *inside* the simulated node (runtime verification):
+  # the node's own userland without the engines, docs and systemd.
+  local workload="$BUILD/images/workload-$tag.tar"
+  if [ ! -s "$workload" ]; then
+    log "exporting the workload image rootfs to $workload"
+    local cid
+    cid="$(docker create "$image" /bin/true)"
+    docker export "$cid" | tar --delete --wildcards \
+      'usr/bin/docker*' 'usr/sbin/dockerd' 'usr/bin/containerd*' 'usr/bin/ctr' \
+      'usr/lib/systemd/*' 'lib/systemd/*' 'usr/share/*' 'var/lib/*' 'usr/libexec/docker/*' \
+      >"$workload.tmp" 2>/dev/null || true
+    docker rm "$cid" >/dev/null
+    mv "$workload.tmp" "$workload"
+  fi
+  ln -sfn "workload-$tag.tar" "$BUILD/images/workload.tar"
+}
+
+main() {
+  local step
+  [ "$#" -gt 0 ] || set -- all
+  for step in "$@"; do
+    case "$step" in
+      debs) step_debs ;;
+      dockerd) step_dockerd ;;
+      venv) step_venv ;;
+      tree) step_tree ;;
+      getpip) step_getpip ;;
+      images) step_debs; step_dockerd; step_images ;;
+      all) step_debs; step_dockerd; step_venv; step_tree; step_getpip; step_images ;;
+      *) echo "unknown step: $step" >&2; exit 2 ;;
+    esac
+  done
+}
+
+main "$@"
