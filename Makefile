@@ -39,10 +39,10 @@ lint: setup ## yamllint, ansible-lint (production), ruff, vermin (Python 3.8 flo
 	antsibull-changelog lint
 
 sanity: setup ## ansible-test sanity (offline, local venv)
-	cd $(COLLECTION_DIR) && ansible-test sanity --python $(PYTHON_VERSION) --color no
+	tools/ansible_test.sh sanity --python $(PYTHON_VERSION) --color no
 
 units: setup ## ansible-test units
-	cd $(COLLECTION_DIR) && ansible-test units --python $(PYTHON_VERSION) --color no
+	tools/ansible_test.sh units --python $(PYTHON_VERSION) --color no
 
 simulator: setup ## tests of the Ascend node simulator (installers' CLI, npu-smi golden tests)
 	PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/simulator

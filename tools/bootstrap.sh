@@ -41,7 +41,7 @@ need_root() {
 step_debs() {
   local missing=()
   local pkg
-  for pkg in docker.io debootstrap containerd runc git make; do
+  for pkg in docker.io debootstrap containerd runc git make rsync; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   if [ "${#missing[@]}" -eq 0 ]; then
@@ -145,6 +145,8 @@ step_images() {
     need_root images
     local rootfs
     rootfs="$(mktemp -d /var/tmp/cubestudio-rootfs.XXXXXX)"
+    # shellcheck disable=SC2064  # expand now: the trap must remove this very directory
+    trap "rm -rf '$rootfs'" EXIT
     log "debootstrap Debian 12 into $rootfs (a minute or two)"
     local include
     include="$(IFS=,; echo "${NODE_PACKAGES[*]}")"
@@ -162,7 +164,6 @@ step_images() {
     log "importing $image"
     tar -C "$rootfs" -c . | docker import \
       -c 'ENV container=docker' \
-      -c 'STOPSIGNAL SIGRTMIN+3' \
       -c 'CMD ["/lib/systemd/systemd"]' \
       - "$image" >/dev/null
     rm -rf "$rootfs"
