@@ -437,18 +437,19 @@ def parse_key_values(text: str) -> list:
     _require_text(text)
     blocks: list = []
     current: dict | None = None
-    last = None  # (block, key) that a ':' continuation line extends
+    last_block: dict = {}  # the block and key that a ':' continuation line extends
+    last_key = None
     for line_no, raw in enumerate(_lines(text)):
         line = raw.strip()
         if not line:
             current = None
             continue
         if line.startswith(":"):
-            if last is None:
+            if last_key is None:
                 raise _error(text, line_no, "continuation line without a key before it")
-            block, key = last
             addition = line[1:].strip()
-            block[key] = f"{block[key]}\n{addition}" if block[key] else addition
+            previous = last_block[last_key]
+            last_block[last_key] = f"{previous}\n{addition}" if previous else addition
             continue
         if ":" not in line:
             raise _error(text, line_no, f"expected 'Key : value', got {line[:80]!r}")
@@ -458,7 +459,7 @@ def parse_key_values(text: str) -> list:
             current = {}
             blocks.append(current)
         current[key] = value.strip()
-        last = (current, key)
+        last_block, last_key = current, key
     if not blocks:
         raise _error(text, None, "no 'Key : value' lines found")
     return blocks
