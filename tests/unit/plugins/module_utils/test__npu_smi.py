@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
     NpuSmiParseError,
     health_rank,

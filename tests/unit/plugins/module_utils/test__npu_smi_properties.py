@@ -12,6 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
     NpuSmiParseError,
     parse_board,
@@ -21,8 +24,6 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import 
     parse_mapping,
     parse_template_info,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 FIXTURES = Path(__file__).parent / "fixtures" / "npu-smi"
 INFO_TEXTS = [
