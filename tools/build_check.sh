@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Build the Galaxy artifact, install it into an empty collections path and syntax-check the
+# site playbook from the installed copy: proves build_ignore and the packaging are right.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$ROOT/.venv/bin:$PATH"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+cd "$ROOT"
+ansible-galaxy collection build --force --output-path "$WORK/dist" . >/dev/null
+tarball="$(ls "$WORK"/dist/cubestudio-ascend-*.tar.gz)"
+echo "built $(basename "$tarball") ($(du -h "$tarball" | cut -f1))"
+# Nothing test-only may ship.
+if tar -tzf "$tarball" | grep -E '^(tests|extensions|tools|\.ci|\.venv|\.build)/' >/dev/null; then
+  echo "the artifact contains test-only content:" >&2
+  tar -tzf "$tarball" | grep -E '^(tests|extensions|tools|\.ci|\.venv|\.build)/' | head >&2
+  exit 1
+fi
+# Dependencies come from the `ansible` package in the venv (Galaxy is not reachable).
+ansible-galaxy collection install --no-deps -p "$WORK/collections" "$tarball" >/dev/null
+echo "installed into $WORK/collections"
+cd "$WORK"
+ANSIBLE_CONFIG=/dev/null ANSIBLE_COLLECTIONS_PATH="$WORK/collections" \
+  ansible-playbook cubestudio.ascend.site --syntax-check -i "$ROOT/inventory/example/hosts.yml"
+ANSIBLE_CONFIG=/dev/null ANSIBLE_COLLECTIONS_PATH="$WORK/collections" \
+  ansible-doc -t module cubestudio.ascend.ascend_package >/dev/null
+echo "build-check: the installed collection's site playbook passes --syntax-check"

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Check that every role declares its interface twice, identically.
+
+For each role: the variables of defaults/main.yml are exactly the options of the `main` entry
+point in meta/argument_specs.yml, each default there equals the value in defaults/main.yml,
+every option of another entry point is a default too, and every public variable carries the
+role's prefix.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def check_role(role: Path) -> list[str]:
+    problems = []
+    spec_file = role / "meta" / "argument_specs.yml"
+    if not spec_file.exists():
+        return ["%s: no meta/argument_specs.yml" % role.name]
+    specs = (yaml.safe_load(spec_file.read_text()) or {}).get("argument_specs") or {}
+    if "main" not in specs:
+        problems.append("%s: argument_specs has no `main` entry point" % role.name)
+        return problems
+    defaults_file = role / "defaults" / "main.yml"
+    defaults = (yaml.safe_load(defaults_file.read_text()) or {}) if defaults_file.exists() else {}
+    options = specs["main"].get("options") or {}
+    for name in sorted(set(defaults) - set(options)):
+        problems.append("%s: %s is in defaults/main.yml but not in argument_specs (main)" % (role.name, name))
+    for name in sorted(set(options) - set(defaults)):
+        if not options[name].get("required"):
+            problems.append("%s: %s is in argument_specs (main) but has no value in defaults/main.yml" % (role.name, name))
+    for name in sorted(set(options) & set(defaults)):
+        spec_default = options[name].get("default")
+        if spec_default != defaults[name]:
+            problems.append(
+                "%s: %s defaults to %r in defaults/main.yml but %r in argument_specs" % (role.name, name, defaults[name], spec_default)
+            )
+    prefix = role.name + "_"
+    for name in sorted(set(defaults) | set(options)):
+        if not name.startswith(prefix):
+            problems.append("%s: %s lacks the role prefix %r" % (role.name, name, prefix))
+    for entry, spec in specs.items():
+        if entry == "main":
+            continue
+        for name in sorted(set(spec.get("options") or {}) - set(defaults)):
+            if not (spec["options"][name] or {}).get("required"):
+                problems.append("%s: %s (entry point %s) has no value in defaults/main.yml" % (role.name, name, entry))
+    return problems
+
+
+def main() -> int:
+    problems = []
+    for role in sorted(p for p in (ROOT / "roles").iterdir() if p.is_dir()):
+        problems.extend(check_role(role))
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
