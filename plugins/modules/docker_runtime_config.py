@@ -1,0 +1,307 @@
+#!/usr/bin/python
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: docker_runtime_config
+short_description: Manage one OCI runtime (the Ascend Docker Runtime) in Docker's daemon.json
+version_added: 0.1.0
+description:
+  - Adds, updates or removes one entry of C(runtimes) in Docker's C(daemon.json) and, on
+    request, makes it the C(default-runtime). This is what the Ascend Docker Runtime installer
+    does to the file, without its drawbacks.
+  - Every other key of the file (C(registry-mirrors), C(log-opts), other runtimes, keys this
+    module does not know) keeps its value, and the keys keep their order. When the file has to
+    change it is written again with the indentation the file uses (tabs or the number of spaces
+    found), arrays of plain values that the file writes on one line stay on one line.
+  - When nothing has to change the file is not written at all, so it stays byte-identical.
+  - A missing file is created. An empty file is read as C({}).
+  - A file that is not valid JSON, or whose top level is not an object, fails the task with the
+    line and column of the error; the file is left untouched. (Docker itself refuses to start
+    with such a file.)
+  - The new file replaces the old one atomically, after the optional O(validate) command has
+    accepted it.
+options:
+  path:
+    description: Path of Docker's daemon configuration file.
+    type: path
+    default: /etc/docker/daemon.json
+  name:
+    description: Name of the runtime, the key under C(runtimes) (C(docker run --runtime=<name>)).
+    type: str
+    default: ascend
+  runtime_path:
+    description: The runtime binary, written as C(runtimes.<name>.path).
+    type: path
+    default: /usr/local/Ascend/Ascend-Docker-Runtime/ascend-docker-runtime
+  runtime_args:
+    description:
+      - Arguments Docker passes to the runtime, written as C(runtimes.<name>.runtimeArgs).
+      - The module owns this list; a different list in the file is replaced.
+    type: list
+    elements: str
+    default: []
+  default:
+    description:
+      - V(true) sets C(default-runtime) to O(name), so every container uses this runtime.
+      - V(false) leaves C(default-runtime) alone, B(except) when it equals O(name): then the key
+        is removed and Docker falls back to C(runc).
+    type: bool
+    default: false
+  state:
+    description:
+      - V(present) adds or updates the runtime.
+      - V(absent) removes C(runtimes.<name>) (and C(runtimes) when it becomes empty) and removes
+        C(default-runtime) only if it equals O(name), as the vendor's uninstaller does.
+    type: str
+    choices: [present, absent]
+    default: present
+  backup:
+    description:
+      - Copy the file to a timestamped backup next to it before changing it. The backup's path is
+        returned as RV(backup_file).
+    type: bool
+    default: true
+  validate:
+    description:
+      - A command that checks the new file before it replaces the old one; C(%s) is replaced by
+        the path of a temporary file holding the new content. A non-zero exit fails the task and
+        leaves the file untouched.
+      - Docker 23.0 and later have C(dockerd --validate --config-file=%s). Older Docker (for
+        example the 20.10 of Debian 12) has no such option; leave this unset there, or use
+        another checker such as C(python3 -m json.tool %s).
+      - Not run in check mode.
+    type: str
+extends_documentation_fragment:
+  - ansible.builtin.files
+  - cubestudio.ascend.attributes
+attributes:
+  check_mode:
+    support: full
+    details:
+      - The result, the diff and the actions are computed as in a normal run; nothing is
+        written and O(validate) is not run.
+  diff_mode:
+    support: full
+  platform:
+    platforms: posix
+    support: full
+notes:
+  - Docker reads C(daemon.json) only when it starts or on C(SIGHUP) (runtimes and
+    C(default-runtime) are reloadable); restarting or reloading Docker is the caller's job, for
+    example a handler notified when this module reports a change.
+  - JSON has no comments, so there are none to keep. Numbers are written as Python reads them
+    (C(1e3) becomes C(1000.0)); the value does not change.
+seealso:
+  - module: cubestudio.ascend.containerd_runtime_config
+author:
+  - cubestudio maintainers (@cubestudio)
+"""
+
+EXAMPLES = r"""
+---
+- name: Add the Ascend runtime to Docker and make it the default
+  cubestudio.ascend.docker_runtime_config:
+    default: true
+  register: ascend_docker
+  notify: Restart docker (ascend_runtime)
+
+- name: Show what was done
+  ansible.builtin.debug:
+    msg: "{{ ascend_docker.actions }} (backup: {{ ascend_docker.backup_file | default('none') }})"
+
+- name: Add the runtime but keep runc as the default, checking the file with dockerd >= 23
+  cubestudio.ascend.docker_runtime_config:
+    name: ascend
+    runtime_path: /opt/Ascend/Ascend-Docker-Runtime/ascend-docker-runtime
+    default: false
+    validate: dockerd --validate --config-file=%s
+    mode: "0600"
+
+- name: Remove the runtime again (as the vendor's uninstaller does)
+  cubestudio.ascend.docker_runtime_config:
+    state: absent
+"""
+
+RETURN = r"""
+changed:
+  description: Whether the file was (or, in check mode, would be) changed.
+  returned: always
+  type: bool
+  sample: true
+actions:
+  description: What was (or would be) done, in words; empty when nothing changes.
+  returned: always
+  type: list
+  elements: str
+  sample:
+    - "added runtime 'ascend' (path /usr/local/Ascend/Ascend-Docker-Runtime/ascend-docker-runtime)"
+    - "set default-runtime to 'ascend' (was not set)"
+config:
+  description: The content of the file after the run, as a dictionary.
+  returned: success
+  type: dict
+  sample:
+    registry-mirrors: ["https://mirror.example.com"]
+    runtimes:
+      ascend:
+        path: /usr/local/Ascend/Ascend-Docker-Runtime/ascend-docker-runtime
+        runtimeArgs: []
+    default-runtime: ascend
+backup_file:
+  description: Path of the backup copy of the previous file.
+  returned: when O(backup=true), the file existed and was changed (not in check mode)
+  type: str
+  sample: /etc/docker/daemon.json.12345.2026-12-02@21:30:00~
+diff:
+  description: The file before and after, as text.
+  returned: when run with C(--diff)
+  type: dict
+  contains:
+    before:
+      description: The previous content (empty when the file did not exist).
+      type: str
+    after:
+      description: The new content.
+      type: str
+"""
+
+import os
+import tempfile
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.common.text.converters import to_bytes, to_native, to_text
+
+from ansible_collections.cubestudio.ascend.plugins.module_utils._docker_json import (
+    DaemonJsonError,
+    edit_daemon_json,
+)
+
+
+def _read(module, path):
+    if not os.path.exists(path):
+        return None
+    if os.path.isdir(path):
+        module.fail_json(msg="%s is a directory, not a file" % path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        module.fail_json(msg="cannot read %s: %s" % (path, to_native(exc)))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        module.fail_json(
+            msg="%s is not UTF-8 text (%s); Docker cannot read it either" % (path, exc)
+        )
+
+
+def _write_temp(module, directory, content):
+    fd, tmp = tempfile.mkstemp(prefix=".daemon.json.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(to_bytes(content))
+    except OSError as exc:
+        os.unlink(tmp)
+        module.fail_json(
+            msg="cannot write a temporary file in %s: %s" % (directory, to_native(exc))
+        )
+    return tmp
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            path=dict(type="path", default="/etc/docker/daemon.json"),
+            name=dict(type="str", default="ascend"),
+            runtime_path=dict(
+                type="path",
+                default="/usr/local/Ascend/Ascend-Docker-Runtime/ascend-docker-runtime",
+            ),
+            runtime_args=dict(type="list", elements="str", default=[]),
+            default=dict(type="bool", default=False),
+            state=dict(type="str", choices=["present", "absent"], default="present"),
+            backup=dict(type="bool", default=True),
+            validate=dict(type="str"),
+        ),
+        add_file_common_args=True,
+        supports_check_mode=True,
+    )
+    p = module.params
+    path = p["path"]
+    if not p["name"]:
+        module.fail_json(msg="name must not be empty")
+    if p["validate"] is not None and "%s" not in p["validate"]:
+        module.fail_json(
+            msg="validate must contain %%s (the file to check), got: %s" % p["validate"]
+        )
+
+    before = _read(module, path)
+    exists = before is not None
+    try:
+        after, config, actions, warnings = edit_daemon_json(
+            before or "",
+            p["name"],
+            p["runtime_path"],
+            runtime_args=p["runtime_args"],
+            default=p["default"],
+            state=p["state"],
+        )
+    except DaemonJsonError as exc:
+        module.fail_json(msg="%s %s" % (path, exc))
+    for warning in warnings:
+        module.warn(warning)
+
+    changed = bool(actions)
+    if not exists and p["state"] == "present":
+        actions.insert(0, "created %s" % path)
+    result = dict(changed=changed, actions=actions, config=config)
+    if module._diff:
+        result["diff"] = dict(
+            before_header=path,
+            after_header=path,
+            before=before or "",
+            after=after if changed else (before or ""),
+        )
+
+    if changed and not module.check_mode:
+        directory = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(directory):
+            try:
+                os.makedirs(directory)
+            except OSError as exc:
+                module.fail_json(
+                    msg="cannot create %s: %s" % (directory, to_native(exc))
+                )
+        tmp = _write_temp(module, directory, after)
+        if p["validate"]:
+            rc, out, err = module.run_command(p["validate"] % tmp)
+            if rc != 0:
+                os.unlink(tmp)
+                module.fail_json(
+                    msg="the new %s was refused by %r (rc=%d); the file was left untouched: %s"
+                    % (path, p["validate"], rc, (to_text(err) or to_text(out)).strip()),
+                    rc=rc,
+                    stdout=out,
+                    stderr=err,
+                    **result,
+                )
+        if exists and p["backup"]:
+            result["backup_file"] = module.backup_local(path)
+        module.atomic_move(tmp, path, unsafe_writes=p["unsafe_writes"])
+
+    file_args = module.load_file_common_arguments(p)
+    if module.check_mode and not exists:
+        pass
+    elif os.path.exists(path):
+        result["changed"] = module.set_fs_attributes_if_different(
+            file_args, result["changed"]
+        )
+    module.exit_json(**result)
+
+
+if __name__ == "__main__":
+    main()
