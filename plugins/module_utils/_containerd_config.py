@@ -184,13 +184,13 @@ def _runtime_items(runc, spec):
                 elif not isinstance(value, dict):
                     options.append((key, copy.deepcopy(value)))
                     copied.append("options." + key)
-    if "runtime_type" not in [k for k, _ in items]:
+    if "runtime_type" not in [item[0] for item in items]:
         items.insert(0, ("runtime_type", spec.runtime_type))
-    if "BinaryName" not in [k for k, _ in options]:
+    if "BinaryName" not in [item[0] for item in options]:
         options.insert(0, ("BinaryName", spec.binary_name))
     for key, value in spec.options.items():
-        for i, (k, _) in enumerate(options):
-            if k == key:
+        for i, item in enumerate(options):
+            if item[0] == key:
                 options[i] = (key, value)
                 break
         else:

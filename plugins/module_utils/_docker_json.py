@@ -56,7 +56,7 @@ def load(text):
     except ValueError as exc:
         lineno = getattr(exc, "lineno", None)
         colno = getattr(exc, "colno", None)
-        where = " at line %d, column %d" % (lineno, colno) if lineno else ""
+        where = " at line %s, column %s" % (lineno, colno) if lineno else ""
         reason = getattr(exc, "msg", str(exc))
         raise DaemonJsonError(
             "is not valid JSON%s: %s. Docker refuses to start with this file too; fix the file "
@@ -89,8 +89,8 @@ def detect_style(text):
     if m is None:
         # Everything on one line.
         style.indent = None
-        style.item_separator = ", " if re.search(r",[ \t]", body) else ","
-        style.key_separator = ": " if re.search(r'"[ \t]*:[ \t]', body) else ":"
+        style.item_separator = "," if re.search(r",[^ \t]", body) else ", "
+        style.key_separator = ":" if re.search(r'"[ \t]*:[^ \t]', body) else ": "
         return style
     indent = m.group(1)
     if indent.startswith("\t"):

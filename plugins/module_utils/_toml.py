@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import bisect
 import datetime
+import math
 import re
 
 __all__ = [
@@ -759,7 +760,7 @@ def render_value(value, literal=False):
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        if value != value:
+        if math.isnan(value):
             return "nan"
         if value in (float("inf"), float("-inf")):
             return "inf" if value > 0 else "-inf"

@@ -56,7 +56,7 @@ options:
     description:
       - V(true) sets C(default_runtime_name) of the CRI containerd table to O(name), so pods
         without a RuntimeClass use this runtime.
-      - V(false) leaves C(default_runtime_name) alone, B(except) when it equals O(name): then it
+      - V(false) leaves C(default_runtime_name) alone, B(except) when it equals O(name); then it
         is set back to C(runc), as the vendor's uninstaller does.
     type: bool
     default: true

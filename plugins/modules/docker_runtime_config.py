@@ -47,7 +47,7 @@ options:
   default:
     description:
       - V(true) sets C(default-runtime) to O(name), so every container uses this runtime.
-      - V(false) leaves C(default-runtime) alone, B(except) when it equals O(name): then the key
+      - V(false) leaves C(default-runtime) alone, B(except) when it equals O(name); then the key
         is removed and Docker falls back to C(runc).
     type: bool
     default: false
