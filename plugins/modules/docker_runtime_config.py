@@ -49,8 +49,10 @@ options:
       - V(true) sets C(default-runtime) to O(name), so every container uses this runtime.
       - V(false) leaves C(default-runtime) alone, B(except) when it equals O(name); then the key
         is removed and Docker falls back to C(runc).
+      - The default V(true) is what the vendor installer does, and what Kubernetes on Docker
+        needs, since Docker has no RuntimeClass.
     type: bool
-    default: false
+    default: true
   state:
     description:
       - V(present) adds or updates the runtime.
@@ -105,7 +107,6 @@ EXAMPLES = r"""
 ---
 - name: Add the Ascend runtime to Docker and make it the default
   cubestudio.ascend.docker_runtime_config:
-    default: true
   register: ascend_docker
   notify: Restart docker (ascend_runtime)
 
@@ -222,7 +223,7 @@ def main():
                 default="/usr/local/Ascend/Ascend-Docker-Runtime/ascend-docker-runtime",
             ),
             runtime_args=dict(type="list", elements="str", default=[]),
-            default=dict(type="bool", default=False),
+            default=dict(type="bool", default=True),
             state=dict(type="str", choices=["present", "absent"], default="present"),
             backup=dict(type="bool", default=True),
             validate=dict(type="str"),

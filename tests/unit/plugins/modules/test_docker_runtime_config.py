@@ -63,7 +63,7 @@ def checker(tmp_path, rc, message=""):
 
 def test_missing_file_is_created(tmp_path):
     path = tmp_path / "docker" / "daemon.json"
-    result = run({"path": str(path), "default": True, "_ansible_diff": True})
+    result = run({"path": str(path), "_ansible_diff": True})
     assert result["changed"] is True and "failed" not in result, result
     assert result["actions"][0] == "created %s" % path
     assert (
@@ -75,7 +75,7 @@ def test_missing_file_is_created(tmp_path):
         }
     )
     assert result["diff"]["before"] == "" and "backup_file" not in result
-    again = run({"path": str(path), "default": True})
+    again = run({"path": str(path)})
     assert again["changed"] is False and again["actions"] == []
 
 
@@ -84,7 +84,12 @@ def test_user_file_keeps_its_keys_and_gets_a_backup(tmp_path):
     shutil.copy(FIXTURES / "notes-registry-mirrors.json", path)
     original = path.read_text()
     result = run(
-        {"path": str(path), "validate": "python3 -m json.tool %s", "mode": "0600"}
+        {
+            "path": str(path),
+            "validate": "python3 -m json.tool %s",
+            "mode": "0600",
+            "default": False,
+        }
     )
     assert result["changed"] is True, result
     assert pathlib.Path(result["backup_file"]).read_text() == original
@@ -168,7 +173,7 @@ def test_check_mode_reports_without_writing(tmp_path):
 def test_empty_file_is_an_empty_object(tmp_path):
     path = tmp_path / "daemon.json"
     path.write_text("")
-    result = run({"path": str(path), "runtime_args": ["--debug"]})
+    result = run({"path": str(path), "runtime_args": ["--debug"], "default": False})
     assert result["changed"] is True
     assert json.loads(path.read_text()) == {
         "runtimes": {"ascend": {"path": ASCEND, "runtimeArgs": ["--debug"]}}
