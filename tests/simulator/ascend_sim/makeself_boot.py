@@ -243,6 +243,8 @@ def main(argv):
         elif arg == "--check":
             check = True
             script_args.append(arg)
+        elif arg == "--nox11":
+            script_args.append(arg)  # makeself option: never spawn an xterm (always true here)
         elif arg == "--noexec":
             noexec = True
         elif name == "--extract":
