@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # Copyright (c) 2026 cubestudio maintainers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -30,29 +29,45 @@ def check_role(role: Path) -> list[str]:
         problems.append("%s: argument_specs has no `main` entry point" % role.name)
         return problems
     defaults_file = role / "defaults" / "main.yml"
-    defaults = (yaml.safe_load(defaults_file.read_text()) or {}) if defaults_file.exists() else {}
+    defaults = (
+        (yaml.safe_load(defaults_file.read_text()) or {})
+        if defaults_file.exists()
+        else {}
+    )
     options = specs["main"].get("options") or {}
     for name in sorted(set(defaults) - set(options)):
-        problems.append("%s: %s is in defaults/main.yml but not in argument_specs (main)" % (role.name, name))
+        problems.append(
+            "%s: %s is in defaults/main.yml but not in argument_specs (main)"
+            % (role.name, name)
+        )
     for name in sorted(set(options) - set(defaults)):
         if not options[name].get("required"):
-            problems.append("%s: %s is in argument_specs (main) but has no value in defaults/main.yml" % (role.name, name))
+            problems.append(
+                "%s: %s is in argument_specs (main) but has no value in defaults/main.yml"
+                % (role.name, name)
+            )
     for name in sorted(set(options) & set(defaults)):
         spec_default = options[name].get("default")
         if spec_default != defaults[name]:
             problems.append(
-                "%s: %s defaults to %r in defaults/main.yml but %r in argument_specs" % (role.name, name, defaults[name], spec_default)
+                "%s: %s defaults to %r in defaults/main.yml but %r in argument_specs"
+                % (role.name, name, defaults[name], spec_default)
             )
     prefix = role.name + "_"
     for name in sorted(set(defaults) | set(options)):
         if not name.startswith(prefix):
-            problems.append("%s: %s lacks the role prefix %r" % (role.name, name, prefix))
+            problems.append(
+                "%s: %s lacks the role prefix %r" % (role.name, name, prefix)
+            )
     for entry, spec in specs.items():
         if entry == "main":
             continue
         for name in sorted(set(spec.get("options") or {}) - set(defaults)):
             if not (spec["options"][name] or {}).get("required"):
-                problems.append("%s: %s (entry point %s) has no value in defaults/main.yml" % (role.name, name, entry))
+                problems.append(
+                    "%s: %s (entry point %s) has no value in defaults/main.yml"
+                    % (role.name, name, entry)
+                )
     return problems
 
 

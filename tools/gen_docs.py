@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # Copyright (c) 2026 cubestudio maintainers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -70,16 +69,25 @@ def render_options(options: dict, prefix: str = "") -> list[str]:
         kind = option.get("type", "str")
         if kind == "list" and option.get("elements"):
             kind = "list of %s" % option["elements"]
-        rows.append("| `%s%s` | %s | %s | %s |" % (prefix, name, kind, render_default(option), describe(option)))
+        rows.append(
+            "| `%s%s` | %s | %s | %s |"
+            % (prefix, name, kind, render_default(option), describe(option))
+        )
         if option.get("options"):
-            rows.extend(render_options(option["options"], prefix="%s%s." % (prefix, name)))
+            rows.extend(
+                render_options(option["options"], prefix="%s%s." % (prefix, name))
+            )
     return rows
 
 
 def render_role(specs: dict) -> str:
     out = [BEGIN, ""]
     for entry, spec in specs.get("argument_specs", {}).items():
-        title = "Variables" if entry == "main" else "Variables of the `%s` entry point (`tasks_from: %s`)" % (entry, entry)
+        title = (
+            "Variables"
+            if entry == "main"
+            else "Variables of the `%s` entry point (`tasks_from: %s`)" % (entry, entry)
+        )
         out += ["## %s" % title, ""]
         options = spec.get("options") or {}
         if not options:
@@ -98,17 +106,23 @@ def role_readme(role: Path) -> tuple[Path, str, str] | None:
     if not spec_file.exists():
         return None
     specs = yaml.safe_load(spec_file.read_text()) or {}
-    current = readme.read_text() if readme.exists() else "# %s\n\n%s\n%s\n" % (role.name, BEGIN, END)
+    current = (
+        readme.read_text()
+        if readme.exists()
+        else "# %s\n\n%s\n%s\n" % (role.name, BEGIN, END)
+    )
     if BEGIN not in current or END not in current:
         raise SystemExit("%s has no %r ... %r markers" % (readme, BEGIN, END))
     head, rest = current.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
+    tail = rest.split(END, 1)[1]
     return readme, current, head + render_role(specs) + tail
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail when a generated file is stale")
+    parser.add_argument(
+        "--check", action="store_true", help="fail when a generated file is stale"
+    )
     args = parser.parse_args()
     stale = []
     for role in sorted(p for p in (ROOT / "roles").iterdir() if p.is_dir()):
@@ -126,7 +140,10 @@ def main() -> int:
         if subprocess.run(cmd, check=False).returncode != 0:
             stale.append("docs/version-matrix.md")
     if stale and args.check:
-        print("stale generated docs (run `make docs`): " + ", ".join(stale), file=sys.stderr)
+        print(
+            "stale generated docs (run `make docs`): " + ", ".join(stale),
+            file=sys.stderr,
+        )
         return 1
     for name in stale:
         print("regenerated %s" % name)
