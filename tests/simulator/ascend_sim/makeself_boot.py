@@ -21,6 +21,7 @@ Flavours:
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import io
 import json
@@ -30,6 +31,7 @@ import shutil
 import sys
 import tarfile
 import tempfile
+import zlib
 
 GENERIC_HELP = """\
   --help | -h                       Print this message
@@ -116,8 +118,10 @@ def verify(data, meta, quiet):
 
 
 def open_payload(data, meta):
+    """The payload as a tar archive; the whole gzip stream is decoded first, so a damaged
+    payload fails here (CRC) even where tar alone would stop before the damage."""
     offset = payload_offset(data, meta["skip"])
-    return tarfile.open(fileobj=io.BytesIO(data[offset:]), mode="r:gz")
+    return tarfile.open(fileobj=io.BytesIO(gzip.decompress(data[offset:])), mode="r:")
 
 
 def extract(data, meta, target):
@@ -244,7 +248,9 @@ def main(argv):
             check = True
             script_args.append(arg)
         elif arg == "--nox11":
-            script_args.append(arg)  # makeself option: never spawn an xterm (always true here)
+            script_args.append(
+                arg
+            )  # makeself option: never spawn an xterm (always true here)
         elif arg == "--noexec":
             noexec = True
         elif name == "--extract":
@@ -286,7 +292,7 @@ def main(argv):
     try:
         try:
             extract(data, meta, tmpdir)
-        except (tarfile.TarError, OSError, EOFError, ValueError):
+        except (tarfile.TarError, OSError, EOFError, ValueError, zlib.error):
             err("\nUnable to decompress %s\n" % runfile)
             makeself_log("[ERROR] extract failed, Unable to decompress %s" % runfile)
             return 1

@@ -88,13 +88,17 @@ def parse_options(args, flags, values):
 
 
 def append_log(path, line, mode=0o640):
+    """Append to a log below the root; a user who may not write there logs nothing."""
     full = rooted(path)
-    os.makedirs(os.path.dirname(full), mode=0o750, exist_ok=True)
-    new = not os.path.exists(full)
-    with open(full, "a", encoding="utf-8") as handle:
-        handle.write(line + "\n")
-    if new:
-        os.chmod(full, mode)
+    try:
+        os.makedirs(os.path.dirname(full), mode=0o750, exist_ok=True)
+        new = not os.path.exists(full)
+        with open(full, "a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+        if new:
+            os.chmod(full, mode)
+    except PermissionError:
+        pass
 
 
 class HdkLog:
