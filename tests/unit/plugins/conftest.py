@@ -11,7 +11,11 @@ uses the values quoted in the npu-smi fixtures' sources (vllm-ascend #1047).
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -160,3 +164,86 @@ def ascend_node(tmp_path):
         return build_node(tmp_path / layout, layout)
 
     return factory
+
+
+# --- the real ansible CLI -------------------------------------------------------------------
+
+COLLECTION_ROOT = Path(__file__).resolve().parents[3]
+
+
+def _collections_path() -> Path | None:
+    for root in (Path(__file__).parents[3], COLLECTION_ROOT):
+        if (
+            root.parent.name == "cubestudio"
+            and root.parent.parent.name == "ansible_collections"
+        ):
+            return root.parent.parent.parent
+    built = COLLECTION_ROOT / ".build" / "collections"
+    if (built / "ansible_collections" / "cubestudio" / "ascend").exists():
+        return built
+    return None
+
+
+@pytest.fixture(scope="session")
+def ansible_adhoc(tmp_path_factory):
+    """``ansible_adhoc(module, args) -> (rc, status, result)`` through the real ``ansible`` CLI.
+
+    Runs ``ansible localhost -c local -m <module> -a <args>`` with this Python as the target
+    interpreter and the collection tree ansible-test (or ``make setup``) provides; ``status`` is
+    the ``localhost | SUCCESS`` part of the output and ``result`` the JSON after ``=>``.
+    """
+    cli = Path(sys.executable).parent / "ansible"
+    cli = str(cli) if cli.exists() else shutil.which("ansible")
+    collections = _collections_path()
+    if cli is None or collections is None:
+        pytest.skip(
+            "the ansible CLI or an ansible_collections tree holding this collection is missing"
+        )
+    home = tmp_path_factory.mktemp("ansible-home")
+    config = home / "ansible.cfg"
+    config.write_text("[defaults]\nhost_key_checking = False\n")
+    # ansible-test runs module unit tests with a PYTHONPATH that hides everything of ansible
+    # but module_utils; the CLI needs the whole installed ansible-core.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env.update(
+        {
+            "ANSIBLE_CONFIG": str(config),
+            "ANSIBLE_COLLECTIONS_PATH": str(collections),
+            "ANSIBLE_HOME": str(home),
+            "ANSIBLE_LOCAL_TEMP": str(home / "tmp"),
+            "ANSIBLE_NOCOLOR": "1",
+            "ANSIBLE_CALLBACK_RESULT_FORMAT": "json",
+            "ANSIBLE_INJECT_FACT_VARS": "False",
+        }
+    )
+
+    def run(module: str, args: str) -> tuple:
+        argv = [
+            cli,
+            "localhost",
+            "-i",
+            "localhost,",
+            "-c",
+            "local",
+            "-m",
+            module,
+            "-a",
+            args,
+        ]
+        argv += ["-e", f"ansible_python_interpreter={sys.executable}"]
+        proc = subprocess.run(
+            argv, env=env, capture_output=True, text=True, timeout=120, check=False
+        )
+        lines = proc.stdout.splitlines()
+        start = next(
+            (no for no, line in enumerate(lines) if line.startswith("localhost | ")),
+            None,
+        )
+        assert start is not None and " => " in lines[start], (
+            f"unexpected ansible output:\n{proc.stdout}\n{proc.stderr}"
+        )
+        status, first = lines[start].split(" => ", 1)
+        payload = "\n".join([first] + lines[start + 1 :])
+        return proc.returncode, status, json.loads(payload[: payload.rindex("}") + 1])
+
+    return run

@@ -5,10 +5,6 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from unittest import mock
 
@@ -154,61 +150,23 @@ def test_bad_options():
         run_action({"policy": "lenient"})
 
 
-def test_through_the_ansible_cli(tmp_path):
+def test_through_the_ansible_cli(ansible_adhoc):
     """ansible localhost -m cubestudio.ascend.ascend_compat, as a user runs it."""
-    root = COLLECTION
-    if (
-        root.parent.name == "cubestudio"
-        and root.parent.parent.name == "ansible_collections"
-    ):
-        collections = root.parent.parent.parent
-    else:
-        collections = root / ".build" / "collections"
-    cli = Path(sys.executable).parent / "ansible"
-    if (
-        not cli.exists()
-        or not (collections / "ansible_collections" / "cubestudio" / "ascend").exists()
-    ):
-        pytest.skip(
-            "the ansible CLI or an ansible_collections tree holding this collection is missing"
-        )
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    config = tmp_path / "ansible.cfg"
-    config.write_text("[defaults]\n")
-    env.update(
-        {
-            "ANSIBLE_CONFIG": str(config),
-            "ANSIBLE_COLLECTIONS_PATH": str(collections),
-            "ANSIBLE_HOME": str(tmp_path),
-            "ANSIBLE_NOCOLOR": "1",
-        }
+    rc, status, result = ansible_adhoc(
+        "cubestudio.ascend.ascend_compat", "driver_version=23.0.rc2 cann_version=7.0.0"
     )
-    argv = [
-        str(cli),
-        "localhost",
-        "-i",
-        "localhost,",
-        "-c",
-        "local",
-        "-o",
-        "-m",
-        "cubestudio.ascend.ascend_compat",
-        "-a",
-        "driver_version=23.0.rc2 cann_version=7.0.0",
-        "-e",
-        f"ansible_python_interpreter={sys.executable}",
-    ]
-    proc = subprocess.run(
-        argv, env=env, capture_output=True, text=True, timeout=120, check=False
-    )
-    line = next(
-        (ln for ln in proc.stdout.splitlines() if ln.startswith("localhost | ")), ""
-    )
-    assert line.startswith("localhost | FAILED! => "), proc.stdout + proc.stderr
-    result = json.loads(line.split(" => ", 1)[1])
-    assert proc.returncode == 2
+    assert (rc, status) == (2, "localhost | FAILED!")
     assert result["ascend_compat"]["findings"][0]["rule"] == "cann.matched"
     assert "CANN 6.3.RC2" in result["msg"]
+    rc, status, result = ansible_adhoc(
+        "cubestudio.ascend.ascend_compat",
+        "driver_version=24.1.RC3 cann_version=8.0.rc3",
+    )
+    assert (rc, status) == (0, "localhost | SUCCESS")
+    assert (
+        result["ansible_facts"]["ascend_compat"]["recommended"]["mindcluster"]
+        == "6.0.RC3"
+    )
 
 
 def test_documentation_matches_the_argument_spec():
