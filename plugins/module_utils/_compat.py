@@ -367,10 +367,26 @@ def _norm_os(text: str | None) -> str | None:
     return re.sub(r"-+", "-", value).strip("-")
 
 
+# Distribution names (as Ansible reports them) whose Huawei OS id differs.
+_OS_ALIASES = {
+    "bigcloud-enterprise-linux": "bclinux",
+    "uniontech-os-server": "uos",
+    "uniontech": "uos",
+    "ctyun": "ctyunos",
+}
+
+
+def _same_os(os_id: str, entry_id: str) -> bool:
+    """``Kylin Linux Advanced Server`` is ``kylin``, ``openEuler`` is ``openeuler`` ..."""
+    given, listed = _norm_os(os_id), _norm_os(entry_id)
+    given = _OS_ALIASES.get(given, given)
+    return given == listed or given.startswith(listed + "-")
+
+
 def _os_matches(
     os_id: str, os_version: str | None, entry_id: str, versions: list
 ) -> bool:
-    if _norm_os(os_id) != _norm_os(entry_id):
+    if not _same_os(os_id, entry_id):
         return False
     if os_version is None:
         return True
@@ -746,7 +762,7 @@ class _Evaluation:
             if (
                 product
                 and entry.get("product")
-                and product.lower() != entry["product"].lower()
+                and entry["product"].lower() not in product.lower()
             ):
                 continue
             severity = "error" if product else "warning"

@@ -42,7 +42,7 @@ FAMILIES = {
 }
 
 _ATLAS_A2_TRAINING = "Atlas 800T A2 / Atlas 900 A2 PoD"
-_ATLAS_A3_POD = "Atlas 900 A3 SuperPoD"
+_ATLAS_A3_POD = "Atlas 900 A3 PoD"
 
 # (device id, subsystem device id) -> product
 MODELS = {

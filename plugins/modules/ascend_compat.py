@@ -60,11 +60,14 @@ options:
     type: str
   npu_product:
     description:
-      - Product (C(ansible_facts.ascend.npu_model), for example C(Atlas 300I Duo)); lifecycle minimums are per product.
+      - Product (C(ansible_facts.ascend.npu_model), for example C(Atlas 300I Duo)); lifecycle minimums are per product
+        and apply when their product name is part of this text.
       - Without it, a minimum of a product of the family is reported as a warning.
     type: str
   os_id:
-    description: Distribution, matched case-insensitively (C(openEuler), C(Ubuntu), C(Kylin) ...; C(ansible_facts.distribution)).
+    description:
+      - Distribution (C(ansible_facts.distribution)), matched case-insensitively - C(openEuler), C(Ubuntu),
+        C(Kylin Linux Advanced Server) (read as C(kylin)), C(BigCloud Enterprise Linux) (C(bclinux)) ...
     type: str
   os_version:
     description:

@@ -511,6 +511,9 @@ def test_container_stack_ranges(matrix):
         ("A3", "Kylin", "V10 Halberd", "aarch64", True),
         ("A5", "openEuler", "22.03-SP4", "x86_64", True),
         ("910", "Debian", "12", "x86_64", False),
+        ("910", "Kylin Linux Advanced Server", "V10 Sword", "aarch64", True),
+        ("910B", "BigCloud Enterprise Linux", "21.10 U4", "aarch64", True),
+        ("910B", "Kylinsoft", "V10", "aarch64", False),
     ],
 )
 def test_os_support(matrix, family, os_id, os_version, arch, supported):
@@ -695,3 +698,26 @@ def test_any_input_gives_a_verdict(matrix, params, policy):
     for finding in result["findings"]:
         assert set(finding) == {"rule", "severity", "component", "message", "fix"}
         assert finding["severity"] in ("error", "warning", "info")
+
+
+def test_lifecycle_product_from_ascend_facts_model(matrix):
+    # ascend_facts reports the A3 PoD boards as "Atlas 900 A3 PoD" (subsystem 0x3000-0x3002).
+    params = {
+        "npu_family": "A3",
+        "npu_product": "Atlas 900 A3 PoD",
+        "os_id": "openEuler",
+        "os_version": "24.03 LTS SP1",
+    }
+    finding = only(
+        evaluate(matrix, {**params, "driver_version": "25.0.rc1.3"}), "lifecycle.driver"
+    )
+    assert finding["severity"] == "error"
+    assert finding["message"].startswith(
+        "Atlas 900 A3 PoD on openEuler 24.03 LTS SP1 needs driver 25.2.0 or later"
+    )
+    assert evaluate(matrix, {**params, "driver_version": "25.2.0"})["findings"] == []
+    other = evaluate(
+        matrix,
+        {**params, "npu_product": "Atlas 800I A3", "driver_version": "25.0.rc1.3"},
+    )
+    assert "lifecycle.driver" not in rules(other)

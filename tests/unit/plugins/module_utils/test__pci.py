@@ -32,7 +32,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "npu-smi"
         ("0xd802", "0x4000", "910B", "Ascend 910B", "Atlas 300I A2"),
         ("0xd802", "0x6000", "910B", "Ascend 910B", "Atlas 300T A2"),
         ("0xd802", "0x9999", "910B", "Ascend 910B", None),
-        ("0xd803", "0x3001", "A3", "Ascend 910_93", "Atlas 900 A3 SuperPoD"),
+        ("0xd803", "0x3001", "A3", "Ascend 910_93", "Atlas 900 A3 PoD"),
         ("0xd803", "0x3003", "A3", "Ascend 910_93", "Atlas 800I A3"),
         ("0xd806", None, "A5", "Ascend 950", None),
         ("0x1822", None, None, None, None),
