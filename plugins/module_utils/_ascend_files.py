@@ -175,8 +175,10 @@ def _realpath(root: str, path: str) -> str:
 
 def _info_files(directory: str) -> list:
     """ascend_*_install.info files directly in ``directory`` or in its ``*-linux`` subdirs."""
-    found = glob.glob(os.path.join(directory, "ascend_*_install.info"))
-    found += glob.glob(os.path.join(directory, "*-linux", "ascend_*_install.info"))
+    found = glob.glob(os.path.join(glob.escape(directory), "ascend_*_install.info"))
+    found += glob.glob(
+        os.path.join(glob.escape(directory), "*-linux", "ascend_*_install.info")
+    )
     return sorted(found)
 
 
@@ -197,18 +199,20 @@ def cann_packages(root: str, install_path: str) -> dict:
     candidates = []  # (layout, product, version directory on the node)
     for product in CANN_PRODUCTS:
         product_dir = os.path.join(install_path, product)
-        for entry in sorted(glob.glob(os.path.join(under(root, product_dir), "*"))):
+        for entry in sorted(
+            glob.glob(os.path.join(glob.escape(under(root, product_dir)), "*"))
+        ):
             name = os.path.basename(entry)
             if name != "latest" and os.path.isdir(entry) and not os.path.islink(entry):
                 candidates.append(("classic", product, os.path.join(product_dir, name)))
         latest = os.path.join(product_dir, "latest")
-        if os.path.isdir(under(root, latest)) and not os.path.islink(
-            under(root, latest)
-        ):
-            candidates.append(
-                ("classic", product, latest)
-            )  # a copied tree without versions
-    for entry in sorted(glob.glob(os.path.join(under(root, install_path), "cann-*"))):
+        latest_on_disk = under(root, latest)
+        if os.path.isdir(latest_on_disk) and not os.path.islink(latest_on_disk):
+            # A real directory, not a link: a copied tree without version directories.
+            candidates.append(("classic", product, latest))
+    for entry in sorted(
+        glob.glob(os.path.join(glob.escape(under(root, install_path)), "cann-*"))
+    ):
         if os.path.isdir(entry) and not os.path.islink(entry):
             candidates.append(
                 ("cann", "cann", os.path.join(install_path, os.path.basename(entry)))

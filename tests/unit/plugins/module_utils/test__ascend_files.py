@@ -8,6 +8,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from ansible_collections.cubestudio.ascend.plugins.module_utils import (
     _ascend_files as files,
 )
@@ -351,3 +354,32 @@ def test_device_nodes_npu_smi_directory(tmp_path):
 def test_under():
     assert files.under("/", "/etc/x") == "/etc/x"
     assert files.under("/mnt/img", "/etc/x") == os.path.join("/mnt/img", "etc/x")
+
+
+def test_root_with_glob_characters(tmp_path):
+    root = tmp_path / "image[1]"
+    target = (
+        root
+        / "usr"
+        / "local"
+        / "Ascend"
+        / "nnae"
+        / "8.0.RC3"
+        / "ascend_nnae_install.info"
+    )
+    target.parent.mkdir(parents=True)
+    target.write_text(installed("ascend_nnae_install.info.8.0.RC3"))
+    cann = files.cann_packages(str(root), "/usr/local/Ascend")
+    assert [p["version"] for p in cann["packages"]] == ["8.0.RC3"]
+    assert (
+        cann["packages"][0]["info_file"]
+        == "/usr/local/Ascend/nnae/8.0.RC3/ascend_nnae_install.info"
+    )
+
+
+@given(st.text())
+def test_info_file_readers_never_raise(text):
+    data = files.parse_info_file(text)
+    assert all(isinstance(key, str) and key for key in data)
+    ranges = files._ranges(text)
+    assert ranges is None or all(set(item) == {"min", "max"} for item in ranges)
