@@ -39,7 +39,9 @@ class SimRoot:
         self.env = dict(os.environ)
         self.env["ASCEND_SIM_ROOT"] = self.path
         # python3 of the scripts = the interpreter of the tests (a pyenv shim costs 0.1 s a call)
-        self.env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + self.env["PATH"]
+        self.env["PATH"] = (
+            os.path.dirname(sys.executable) + os.pathsep + self.env["PATH"]
+        )
         self.env["ASCEND_SIM_CGROUP_PATH"] = self.path  # not a cgroup fs: the v1 branch
         self.env["HOME"] = "/root"
         self.env.pop("ASCEND_SIM_CGROUP_FSTYPE", None)
