@@ -148,7 +148,7 @@ def test_lspci_uses_the_sysfs_root_of_the_state_or_the_environment(sim):
         "--model", "910B3", "--cards", "2", "--sysfs-root", "/var/lib/ascend-sim/sys"
     )
     assert len(lspci_out(sim, "-d", "19e5:").stdout.splitlines()) == 2
-    rc, out, _ = lspci.run(["-d", "19e5:"])
+    rc, out, _err = lspci.run(["-d", "19e5:"])
     assert rc == 0 and len(out.splitlines()) == 2
     env_sysfs = dict(sim.env, ASCEND_SIM_SYSFS_ROOT="/nonexistent")
     result = subprocess.run(

@@ -168,7 +168,7 @@ def test_a3_sample_shows_the_second_die_power_as_dash(tmp_path):
     doc = _load(
         os.path.join(HERE, "golden", "a3-ascend910-8npu-16chip-24.1.rc3.7-noprocs.json")
     )
-    _, text = render(doc, tmp_path)
+    _rc, text = render(doc, tmp_path)
     parsed = _npu_smi.parse_info(text)
     assert [chip["phy_id"] for npu in parsed["npus"] for chip in npu["chips"]] == list(
         range(16)
@@ -181,7 +181,7 @@ def test_wide_layout_is_chosen_from_the_tool_version(tmp_path):
     doc = _load(os.path.join(HERE, "golden", "910b4-4card-24.1.rc3-noprocs.json"))
     doc["state"]["npu_smi_version"] = "25.5.0"
     doc["driver_version"] = "25.5.0"
-    _, text = render(doc, tmp_path)
+    _rc, text = render(doc, tmp_path)
     lines = text.splitlines()
     assert {len(line) for line in lines} == {116}
     assert "Process id in container" in text

@@ -142,7 +142,7 @@ def test_selected_devices_and_mounts(host, tmp_path, value, ids):
     "env", [[], ["ASCEND_VISIBLE_DEVICES=void"], ["ASCEND_VISIBLE_DEVICES="]]
 )
 def test_no_devices(host, tmp_path, env):
-    result, spec, _ = create(host, tmp_path, env)
+    result, spec, _args = create(host, tmp_path, env)
     assert result.returncode == 0
     assert devices(spec) == [] and mounts(spec) == ["/proc"]
     assert host.record.exists()
@@ -160,7 +160,7 @@ def test_no_devices(host, tmp_path, env):
 )
 def test_invalid_visible_devices_fail_the_create(host, tmp_path, value, message):
     log = tmp_path / "log.json"
-    result, spec, _ = create(
+    result, spec, _args = create(
         host,
         tmp_path,
         ["ASCEND_VISIBLE_DEVICES=" + value],
@@ -178,7 +178,7 @@ def test_invalid_visible_devices_fail_the_create(host, tmp_path, value, message)
 
 
 def test_runtime_options_and_mount_lists(host, tmp_path):
-    result, spec, _ = create(
+    result, spec, _args = create(
         host, tmp_path, ["ASCEND_VISIBLE_DEVICES=1", "ASCEND_RUNTIME_OPTIONS=NODRV"]
     )
     assert result.returncode == 0
@@ -187,7 +187,7 @@ def test_runtime_options_and_mount_lists(host, tmp_path):
         ("BOGUS", "only NODRV and VIRTUAL"),
         ("VIRTUAL", "not simulated"),
     ):
-        result, _, _ = create(
+        result, _spec, _args = create(
             host,
             tmp_path,
             ["ASCEND_VISIBLE_DEVICES=1", "ASCEND_RUNTIME_OPTIONS=" + options],
@@ -197,7 +197,7 @@ def test_runtime_options_and_mount_lists(host, tmp_path):
         ("base,extra", "extra.list does not exist"),
         ("Base", "lower-case names only"),
     ):
-        result, _, _ = create(
+        result, _spec, _args = create(
             host,
             tmp_path,
             ["ASCEND_VISIBLE_DEVICES=1", "ASCEND_RUNTIME_MOUNTS=" + value],
@@ -237,7 +237,7 @@ def test_bundle_option_forms(host, tmp_path):
 
 def test_npu_smi_sees_only_the_devices_of_the_container(host, tmp_path):
     """What runc would make of the spec: a /dev with the selected nodes and the mounts."""
-    _, spec, _ = create(host, tmp_path, ["ASCEND_VISIBLE_DEVICES=0-2,4"])
+    _result, spec, _args = create(host, tmp_path, ["ASCEND_VISIBLE_DEVICES=0-2,4"])
     container = tmp_path / "container"
     (container / "dev").mkdir(parents=True)
     for device in spec["linux"]["devices"]:

@@ -83,7 +83,7 @@ def makeself_log(line):
 
 def payload_offset(data, skip):
     pos = 0
-    for _ in range(skip):
+    for _line in range(skip):
         nxt = data.find(b"\n", pos)
         if nxt < 0:
             return len(data)

@@ -292,7 +292,7 @@ def _cell(text, width):
 
 def _metrics(columns, values):
     parts = []
-    for (_, width), value in zip(columns, values):
+    for (_title, width), value in zip(columns, values):
         parts.append(value.ljust(width) if width else value)
     return "".join(parts)
 
@@ -318,8 +318,8 @@ def render_info(ctx):
         "| " + head.ljust(lay["ver_col"] - 2) + "Version: " + str(ctx.driver_version)
     )
     lines = [plain, version_line.ljust(width - 1) + "|", dashes]
-    r1_titles = [title for title, _ in lay["r1"]]
-    r2_titles = [title for title, _ in lay["r2"]]
+    r1_titles = [title for title, _width in lay["r1"]]
+    r2_titles = [title for title, _width in lay["r2"]]
     if family in HBM_FAMILIES:
         second_title = "Chip" + (" " * (lay["id_w"] - 4) + "Phy-ID" if a3 else "")
     else:
@@ -385,18 +385,19 @@ def render_info(ctx):
 
 
 def render_processes(ctx, lay, npus, dashes, equals, width):
-    w1, w2, _ = lay["cols"]
+    w1, w2 = lay["cols"][:2]
     proc_cols = lay["proc"]
 
     def prow(c1, c2, rest):
         cells = "".join(
-            "|" + (" " + value).ljust(cw) for value, (_, cw) in zip(rest, proc_cols)
+            "|" + (" " + value).ljust(cw)
+            for value, (_title, cw) in zip(rest, proc_cols)
         )
         return "|%s|%s%s|" % (_cell(c1, w1), _cell(c2, w2), cells)
 
     lines = [
         dashes,
-        prow("NPU     Chip", "Process id", [title for title, _ in proc_cols]),
+        prow("NPU     Chip", "Process id", [title for title, _width in proc_cols]),
         equals,
     ]
     rows = processes(ctx.state, npus)

@@ -509,7 +509,7 @@ class Installer:
         seen = set()
         need_help = True
         for arg in args:
-            name, _, value = arg.partition("=")
+            name, _sep, value = arg.partition("=")
             if name in ("--install", "--uninstall", "--upgrade"):
                 key = name[2:]
                 if flags[key]:

@@ -68,7 +68,7 @@ def uninstall_script(package_json, args):
     ):
         levels = 2
     install_path = component_dir
-    for _ in range(levels):
+    for _level in range(levels):
         install_path = os.path.dirname(install_path)
     return cann.main(
         ["--uninstall", "--install-path=%s" % install_path] + list(args),

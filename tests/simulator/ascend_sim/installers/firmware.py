@@ -106,7 +106,7 @@ def install(meta, opts, log):
         0o444,
     )
     common.install_uninstaller(install_path + "/firmware/script", meta)
-    for _ in range(3):  # the real flash reports 90% while the chips are written
+    for _report in range(3):  # the real flash reports 90% while the chips are written
         log.info("upgradePercentage: 90%")
     updates = {
         "Firmware_Install_Type": "full",
