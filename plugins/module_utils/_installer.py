@@ -62,12 +62,19 @@ KNOWN_ERRORS = (
     ),
     (
         re.compile(
-            r"checksums? (are|is) not ok|integrity check failed|(archive|package) (is )?corrupt",
+            r"Error in (SHA256|MD5) checksums|Unexpected archive size|checksums? (are|is) not ok"
+            r"|integrity check failed|(archive|package) (is )?corrupt",
             re.IGNORECASE,
         ),
-        "the package is damaged (its embedded checksum does not match)",
+        "the package is damaged (its embedded checksum or size does not match)",
         "download the package again and check its sha256",
     ),
+)
+
+# makeself's own refusals of a damaged archive. makeself exits 2 for them, the same code that
+# Huawei's driver and firmware packages use for success, so they are recognised by their text.
+_DAMAGED = re.compile(
+    r"Error in (SHA256|MD5) checksums|Unexpected archive size", re.IGNORECASE
 )
 
 _ERROR_LINE = re.compile(r"\[ERROR\]|\bERROR\b|\berror:", re.IGNORECASE)
@@ -139,6 +146,11 @@ def diagnose(text: str) -> dict | None:
                 "fix": fix,
             }
     return None
+
+
+def is_damaged(text: str) -> bool:
+    """True when makeself refused the archive as damaged, whatever the exit code."""
+    return bool(_DAMAGED.search(text))
 
 
 def tail(text: str, lines: int = 15) -> str:

@@ -20,6 +20,9 @@ description:
   - Treats the exit codes as the installers mean them (O(success_rc)), tells whether the host
     must be rebooted, and on failure explains the cause and the fix from the installer's own
     messages and the lines it appended to its log files during this run.
+  - A package that makeself refuses as damaged (C(Error in SHA256 checksums), C(Unexpected
+    archive size)) fails whatever its exit code, because makeself exits 2 for it, the code that
+    the driver and firmware packages use for success.
   - This module runs the package every time it is called; whether a package must run is the
     caller's decision, taken from the facts of M(cubestudio.ascend.ascend_facts).
 author:
@@ -43,7 +46,10 @@ options:
     type: bool
     default: true
   nox11:
-    description: Pass C(--nox11) (the makeself header must not open a terminal window).
+    description:
+      - Pass C(--nox11) (the makeself header must not open a terminal window).
+      - Set it to V(false) for the Ascend Docker Runtime, whose 26.1.0 and later packages reject
+        the flag; earlier ones only warn that it is meaningless.
     type: bool
     default: true
   install_for_all:
@@ -196,6 +202,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._installer impor
     build_command,
     diagnose,
     error_lines,
+    is_damaged,
     needs_reboot,
     tail,
 )
@@ -336,7 +343,7 @@ def main():
             **result,
         )
 
-    if rc not in p["success_rc"]:
+    if rc not in p["success_rc"] or is_damaged(output):
         appended = _appended(p["log_files"], offsets)
         result["log_excerpt"] = error_lines(appended)
         found = diagnose(output + "\n" + appended)

@@ -12,6 +12,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._installer impor
     build_command,
     diagnose,
     error_lines,
+    is_damaged,
     needs_reboot,
 )
 
@@ -122,6 +123,24 @@ def test_archive_integrity_ok_is_not_corruption_but_failure_is():
     assert diagnose(
         "Verifying archive integrity... Error in SHA256 checksums: checksums are not OK"
     )["cause"].startswith("the package is damaged")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Error in SHA256 checksums: 1a2b is different from 3c4d",
+        " Unexpected archive size.",
+    ],
+)
+def test_makeself_damage_texts(text):
+    assert is_damaged(text) is True
+    assert diagnose(text)["fix"] == "download the package again and check its sha256"
+
+
+def test_success_output_is_not_damage():
+    assert (
+        is_damaged((OUTPUTS / "driver-910b-25.0.rc1.1-check.txt").read_text()) is False
+    )
 
 
 def test_error_lines_keeps_the_last_ones():

@@ -144,3 +144,28 @@ def test_missing_package_is_a_clear_failure(tmp_path, capsys):
     assert result["msg"] == "package %s does not exist on the node" % (
         tmp_path / "nope.run"
     )
+
+
+def test_a_damaged_package_fails_even_with_an_accepted_exit_code(tmp_path, capsys):
+    # makeself exits 2 for a damaged archive; the driver packages use 2 for success.
+    pkg = make_run(
+        tmp_path,
+        'echo "Verifying archive integrity...Error in SHA256 checksums: 1a2b is different from 3c4d" >&2\nexit 2\n',
+    )
+    result = run_module(
+        capsys,
+        {
+            "path": pkg,
+            "action": "full",
+            "success_rc": [0, 2],
+            "reboot_rc": [2],
+            "log_files": [],
+        },
+    )
+    assert result["failed"] is True
+    assert result["reboot_required"] is False
+    assert (
+        result["cause"]
+        == "the package is damaged (its embedded checksum or size does not match)"
+    )
+    assert "download the package again" in result["msg"]
