@@ -44,7 +44,7 @@ sanity: setup ## ansible-test sanity (offline, local venv)
 units: setup ## ansible-test units
 	tools/ansible_test.sh units --python $(PYTHON_VERSION) --color no
 
-simulator: setup ## tests of the Ascend node simulator (installers' CLI, npu-smi golden tests)
+simulator: images ## tests of the Ascend node simulator (installers' CLI, npu-smi golden tests)
 	PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/simulator
 
 molecule: images ## every molecule scenario (SCENARIO=name for one)

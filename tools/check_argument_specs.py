@@ -7,10 +7,15 @@ For each role: the variables of defaults/main.yml are exactly the options of the
 point in meta/argument_specs.yml, each default there equals the value in defaults/main.yml,
 every option of another entry point is a default too, and every public variable carries the
 role's prefix.
+
+Across roles: where a default reads another role's variable with a literal fallback,
+`{{ npu_driver_version | default('25.5.0') }}`, the fallback must equal that role's own default,
+so that a role run alone decides like the whole site playbook.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -71,10 +76,53 @@ def check_role(role: Path) -> list[str]:
     return problems
 
 
+_BORROWED = re.compile(
+    r"\{\{\s*(?P<var>[a-z][a-z0-9_]*)\s*\|\s*default\((?P<lit>'[^']*'|\"[^\"]*\"|-?[0-9]+|true|false)\)\s*\}\}"
+)
+
+
+def load_defaults(roles: list[Path]) -> dict[str, dict]:
+    found = {}
+    for role in roles:
+        defaults_file = role / "defaults" / "main.yml"
+        if defaults_file.exists():
+            found[role.name] = yaml.safe_load(defaults_file.read_text()) or {}
+    return found
+
+
+def check_borrowed(all_defaults: dict[str, dict]) -> list[str]:
+    """Fallback literals of variables borrowed from another role must equal its defaults."""
+    owner = {
+        var: (role, value)
+        for role, defaults in all_defaults.items()
+        for var, value in defaults.items()
+    }
+    problems = []
+    for role, defaults in all_defaults.items():
+        for name, value in defaults.items():
+            if not isinstance(value, str):
+                continue
+            match = _BORROWED.fullmatch(value.strip())
+            if not match or match.group("var") not in owner:
+                continue
+            other_role, other_value = owner[match.group("var")]
+            if other_role == role:
+                continue
+            literal = yaml.safe_load(match.group("lit"))
+            if literal != other_value:
+                problems.append(
+                    "%s: %s falls back to %r but %s defaults %s to %r"
+                    % (role, name, literal, other_role, match.group("var"), other_value)
+                )
+    return problems
+
+
 def main() -> int:
     problems = []
-    for role in sorted(p for p in (ROOT / "roles").iterdir() if p.is_dir()):
+    roles = sorted(p for p in (ROOT / "roles").iterdir() if p.is_dir())
+    for role in roles:
         problems.extend(check_role(role))
+    problems.extend(check_borrowed(load_defaults(roles)))
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# `make demo`: the main job on the built-in default. Builds a simulated Ascend node (an Atlas
+# server with 8 x 910B3 in a systemd container, see tests/simulator/README.md), runs site.yml
+# against it and prints the summary per host. Run it again: the second run reports zero changed
+# (and this script fails if it does not).
+#   tools/demo.sh            create the node if needed, run site.yml
+#   tools/demo.sh --clean    remove the demo node
+#   tools/demo.sh -- ARGS    pass ARGS to ansible-playbook (e.g. -- --check --diff)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export PATH="$ROOT/.venv/bin:$PATH"
+NODE="${DEMO_NODE:-cubestudio-demo-node}"
+MODEL="${DEMO_MODEL:-910B3}"
+CARDS="${DEMO_CARDS:-8}"
+IMAGE="${CUBESTUDIO_NODE_IMAGE:-cubestudio/ascend-node:latest}"
+DEMO="$ROOT/.build/demo"
+SIM="$ROOT/tests/simulator/bin/ascend-sim"
+
+log() { printf '\033[1m[demo]\033[0m %s\n' "$*" >&2; }
+
+if [ "${1:-}" = "--clean" ]; then
+  docker rm -f -v "$NODE" >/dev/null 2>&1 && log "removed $NODE" || log "no $NODE to remove"
+  rm -rf "$DEMO"
+  exit 0
+fi
+[ "${1:-}" = "--" ] && shift
+
+mkdir -p "$DEMO"
+
+# 1. The packages, as an operator would download them: built by the simulator on the controller.
+#    Rebuilt only when the simulator changed, so that a re-run sees the very same files.
+sim_hash="$(find tests/simulator/ascend_sim tests/simulator/bin -type f -name '*' ! -name '*.pyc' -print0 \
+  | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+if [ "$(cat "$DEMO/artifacts/.sim-hash" 2>/dev/null)" != "$sim_hash" ]; then
+  log "building the simulated Huawei packages into $DEMO/artifacts"
+  rm -rf "$DEMO/artifacts"
+  "$SIM" build-artifacts --out "$DEMO/artifacts" >/dev/null
+  echo "$sim_hash" >"$DEMO/artifacts/.sim-hash"
+fi
+
+# 2. The node: created once, then reused (that is what makes the second run a real re-run).
+#    A run counts as a re-run only after a previous run on this node succeeded.
+first_run=true
+[ -f "$DEMO/converged-$NODE" ] && first_run=false
+if ! docker container inspect "$NODE" >/dev/null 2>&1; then
+  first_run=true
+  rm -f "$DEMO/converged-$NODE"
+  log "creating the simulated Ascend node $NODE ($CARDS x $MODEL) from $IMAGE"
+  docker run -d --name "$NODE" --hostname "$NODE" \
+    --cgroupns=private --cap-add SYS_ADMIN --cap-add NET_ADMIN --cap-add SYS_PTRACE \
+    --security-opt seccomp=unconfined --security-opt apparmor=unconfined \
+    --tmpfs /run:rw,exec,mode=755 --tmpfs /run/lock --tmpfs /tmp:rw,exec,mode=1777 --tmpfs /sys/fs/cgroup:rw \
+    -v /var/lib/docker -v /var/lib/containerd \
+    -v "$ROOT/tests/simulator:/opt/ascend-sim:ro" -v "$ROOT/.build/images:/opt/cubestudio-images:ro" \
+    "$IMAGE" /lib/systemd/systemd >/dev/null
+elif [ "$(docker container inspect -f '{{.State.Running}}' "$NODE")" != "true" ]; then
+  docker start "$NODE" >/dev/null
+fi
+state="$(docker exec "$NODE" systemctl is-system-running --wait 2>/dev/null || true)"
+case "$state" in
+  running|degraded) ;;
+  *) echo "the demo node did not boot (systemd: $state)" >&2; exit 1 ;;
+esac
+if ! docker exec "$NODE" test -f /var/lib/ascend-sim/state.json; then
+  # The server as it arrives: NPUs on the PCI bus, Docker installed and running, no Ascend software.
+  docker exec "$NODE" /opt/ascend-sim/bin/ascend-sim hw-init --model "$MODEL" --cards "$CARDS" \
+    --sysfs-root /var/lib/ascend-sim/sys >/dev/null
+  docker exec "$NODE" systemctl enable --now docker.service >/dev/null 2>&1
+  # An image the operator already has on the node, used by the runtime's verification container.
+  docker exec "$NODE" sh -c 'docker image inspect cubestudio/workload:latest >/dev/null 2>&1 ||
+    docker import /opt/cubestudio-images/workload.tar cubestudio/workload:latest >/dev/null'
+fi
+
+# 3. The inventory an operator would write for this node.
+cat >"$DEMO/inventory.yml" <<EOF
+---
+all:
+  children:
+    ascend_nodes:
+      hosts:
+        $NODE:
+          ansible_connection: community.docker.docker
+          ansible_python_interpreter: /usr/bin/python3
+      vars:
+        # Test hook: the simulated PCI devices live here (a container cannot create them in /sys).
+        ascend_sysfs_root: /var/lib/ascend-sim/sys
+        ascend_artifact_local_dir: $DEMO/artifacts
+        ascend_artifact_checksums: "{{ lookup('ansible.builtin.file', '$DEMO/artifacts/artifacts.json') | from_json | items2dict(key_name='file', value_name='sha256') }}"
+        ascend_runtime_verify_image: cubestudio/workload:latest
+EOF
+
+# 4. The main job.
+log "ansible-playbook site.yml -i $DEMO/inventory.yml $*"
+export ANSIBLE_CONFIG="$ROOT/ansible.cfg"
+set +e
+ansible-playbook -i "$DEMO/inventory.yml" site.yml "$@" 2>&1 | tee "$DEMO/last-run.log"
+rc=${PIPESTATUS[0]}
+set -e
+recap="$(grep -E "^$NODE +: ok=" "$DEMO/last-run.log" | tail -n1)"
+changed="$(sed -E 's/.*changed=([0-9]+).*/\1/' <<<"$recap")"
+if [ "$rc" -ne 0 ]; then
+  echo "demo: site.yml failed (exit $rc); log: $DEMO/last-run.log" >&2
+  exit "$rc"
+fi
+case " $* " in
+  *" --check "*|*" -C "*) log "check mode run: changed=$changed (nothing was changed)"; exit 0 ;;
+esac
+if [ "$first_run" = true ]; then
+  touch "$DEMO/converged-$NODE"
+  log "first run on a new node: changed=$changed. Run 'make demo' again: it must report changed=0."
+elif [ "$changed" = "0" ]; then
+  log "re-run on an existing node: changed=0 (idempotent). 'make demo-clean' starts over."
+else
+  echo "demo: re-run on an existing node reported changed=$changed, expected 0; log: $DEMO/last-run.log" >&2
+  exit 1
+fi
