@@ -21,7 +21,7 @@ ansible-galaxy collection install --no-deps -p "$WORK/collections" "$tarball" >/
 echo "installed into $WORK/collections"
 cd "$WORK"
 ANSIBLE_CONFIG=/dev/null ANSIBLE_COLLECTIONS_PATH="$WORK/collections" \
-  ansible-playbook cubestudio.ascend.site --syntax-check -i "$ROOT/inventory/example/hosts.yml"
+  ansible-playbook cubestudio.ascend.site --syntax-check -i "$ROOT/inventory/example"
 ANSIBLE_CONFIG=/dev/null ANSIBLE_COLLECTIONS_PATH="$WORK/collections" \
   ansible-doc -t module cubestudio.ascend.ascend_package >/dev/null
 echo "build-check: the installed collection's site playbook passes --syntax-check"
