@@ -20,6 +20,10 @@
 # * containerd 1.x silently ignores tables it does not know (a version 3 file, or full plugin
 #   names in a version 1 file); containerd 2.x migrates version 2 but ignores the runtimes of a
 #   version 1 file. Only `containerd config dump` shows what a given binary really reads.
+# * A file that lists runtimes replaces containerd's built-in `runc` (checked with 1.6.20: the
+#   dump then lists only the file's runtimes, and the CRI plugin refuses to load when
+#   default_runtime_name names a runtime that is not listed). So the first runtime added to a
+#   file without runtimes comes with an explicit `runc` equal to the built-in one.
 
 from __future__ import annotations
 
@@ -48,6 +52,11 @@ PLUGIN_BY_VERSION = {
 }
 FALLBACK_DEFAULT_RUNTIME = "runc"
 LEGACY_RUNTIME_TYPE = "io.containerd.runtime.v1.linux"
+# containerd's built-in runc runtime, as written out when the file lists no runtime at all:
+# a config.toml that lists runtimes replaces the built-in list (containerd 1.6 decodes the
+# runtimes table into a new map), so adding only the Ascend runtime would make `runc` vanish
+# and, with default_runtime_name = "runc", stop the CRI plugin from loading.
+BUILTIN_RUNC = {"runtime_type": "io.containerd.runc.v2"}
 
 
 class ContainerdConfigError(ValueError):
@@ -198,9 +207,18 @@ def _runtime_items(runc, spec):
     return items, options, copied
 
 
-def _expected(data, spec, containerd_path, created, items, options, set_default):
+def _expected(
+    data, spec, containerd_path, created, items, options, set_default, runc_change
+):
     """The data the edit must produce, to check the edited text against."""
     expected = copy.deepcopy(data)
+    if runc_change == "added":
+        node = expected
+        for k in containerd_path + ("runtimes",):
+            node = node.setdefault(k, {})
+        node["runc"] = dict(BUILTIN_RUNC)
+    elif runc_change == "removed":
+        del _get(expected, containerd_path + ("runtimes",))["runc"]
     if spec.state == "present":
         node = expected
         for k in containerd_path + ("runtimes", spec.name):
@@ -289,11 +307,49 @@ def edit_config(text, spec, config_version="auto", empty_version=None):
                 "containerd 2.x no longer has that runtime" % LEGACY_RUNTIME_TYPE
             )
 
+    runtimes = _get(doc.data, runtimes_path)
+    listed = [
+        k for k, v in (runtimes or {}).items() if isinstance(v, dict) and k != spec.name
+    ]
+    runc_change = None
+    if (
+        spec.state == "present"
+        and runtime is None
+        and not listed
+        and spec.name != "runc"
+    ):
+        runc_change = "added"
+    elif (
+        spec.state == "absent"
+        and runtime is not None
+        and listed == ["runc"]
+        and _equal(runc, BUILTIN_RUNC)
+    ):
+        # The runc this module wrote next to the runtime (or one that says nothing more than
+        # the built-in): without the runtime the file means the same without it.
+        runc_change = "removed"
+
     try:
         if add_header and (spec.state == "present"):
             doc.insert_line_at_top("version = %d" % version)
             actions.append("added `version = %d` to the empty file" % version)
         items, options, copied = _runtime_items(runc, spec)
+        if runc_change == "added":
+            # Inside the CRI plugin's section (after its last sub-table), not at the end of
+            # the file after other plugins.
+            doc.insert_table(
+                runc_path,
+                list(BUILTIN_RUNC.items()),
+                after=("plugins", plugin)
+                if isinstance(_get(doc.data, ("plugins", plugin)), dict)
+                else None,
+                template=None,
+            )
+            runc = _get(doc.data, runc_path)
+            actions.append(
+                "added containerd's built-in runtime 'runc' to %s (a file that lists runtimes "
+                "replaces the built-in list, so runc would be lost)" % where
+            )
         if spec.state == "present":
             if runtime is None:
                 template = (
@@ -327,6 +383,12 @@ def edit_config(text, spec, config_version="auto", empty_version=None):
         elif runtime is not None:
             doc.delete_path(runtime_path)
             actions.append("removed runtime %r from %s" % (spec.name, where))
+            if runc_change == "removed":
+                doc.delete_path(runc_path)
+                actions.append(
+                    "removed runtime 'runc' (only containerd's built-in settings) from %s"
+                    % where
+                )
 
         current_default = _get(doc.data, containerd_path + ("default_runtime_name",))
         set_default = None
@@ -358,7 +420,14 @@ def edit_config(text, spec, config_version="auto", empty_version=None):
         raise ContainerdConfigError("cannot edit the file in place: %s" % exc) from None
 
     expected = _expected(
-        original, spec, containerd_path, runtime is None, items, options, set_default
+        original,
+        spec,
+        containerd_path,
+        runtime is None,
+        items,
+        options,
+        set_default,
+        runc_change,
     )
     if add_header and spec.state == "present":
         expected["version"] = version
@@ -403,6 +472,26 @@ def _equal(a, b):
     return a == b
 
 
+def _default_runtime_problems(containerd):
+    """The CRI plugin refuses to load when its default runtime is not among its runtimes."""
+    if not isinstance(containerd, dict):
+        return []
+    runtimes = containerd.get("runtimes")
+    default = containerd.get("default_runtime_name") or FALLBACK_DEFAULT_RUNTIME
+    if isinstance(runtimes, dict) and default not in runtimes:
+        return [
+            "containerd's CRI plugin would not load: default_runtime_name is %r but containerd "
+            "reads only the runtimes %s (a file that lists runtimes replaces containerd's "
+            "built-in runc); define %r in the file or make another runtime the default"
+            % (
+                default,
+                ", ".join(repr(k) for k in sorted(runtimes)) or "(none)",
+                default,
+            )
+        ]
+    return []
+
+
 def check_dump(text, spec):
     """Problems seen in the output of ``containerd --config <file> config dump`` (a list).
 
@@ -432,7 +521,7 @@ def check_dump(text, spec):
                 "containerd still lists runtime %r after its removal (is it also defined in an "
                 "imported file?)" % spec.name
             )
-        return problems
+        return problems or _default_runtime_problems(containerd)
     if not isinstance(runtime, dict):
         problems.append(
             "containerd accepted the file but does not list runtime %r in plugin %s: this "
@@ -457,4 +546,4 @@ def check_dump(text, spec):
             "containerd reads default_runtime_name as %r, not %r (is it overridden in an imported file?)"
             % (containerd.get("default_runtime_name"), spec.name)
         )
-    return problems
+    return problems or _default_runtime_problems(containerd)

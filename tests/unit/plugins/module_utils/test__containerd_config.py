@@ -501,3 +501,119 @@ def test_hypothesis_random_specs(name, runtime, binary, default, copy_runc, opti
     assert runtime not in containerd_table(tomllib.loads(back.text), version).get(
         "runtimes", {}
     )
+
+
+# -- a file without runtimes: containerd's built-in runc must not vanish ------------------------
+
+DEBIAN = "debian-12-containerd-1.6.20-package.toml"
+
+
+@pytest.mark.parametrize("default", [True, False])
+def test_file_without_runtimes_gets_the_builtin_runc_too(default):
+    """containerd 1.6.20 replaces its built-in runtimes with the file's (seen with config dump):
+    adding only `ascend` to Debian's file would drop runc, and with the default left at runc
+    the CRI plugin would not load. runc is written out, the rest stays byte for byte."""
+    text = read(DEBIAN)
+    res = edit_config(text, RuntimeSpec(default=default))
+    data = tomllib.loads(res.text)
+    containerd = containerd_table(data, 2)
+    assert containerd["runtimes"]["runc"] == {"runtime_type": "io.containerd.runc.v2"}
+    assert containerd["runtimes"]["ascend"]["options"]["BinaryName"] == ASCEND
+    assert effective_default(data, 2) == ("ascend" if default else "runc")
+    assert any("built-in runtime 'runc'" in action for action in res.actions)
+    removed, _added = diff(text, res.text)
+    assert removed == []
+    lines = res.text.splitlines()
+    runc = lines.index(
+        '    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]'
+    )
+    ascend = lines.index(
+        '    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.ascend]'
+    )
+    assert runc < ascend
+    assert check_dump(_dump_of(data), RuntimeSpec(default=default)) == []
+    again = edit_config(res.text, RuntimeSpec(default=default))
+    assert not again.changed and again.text == res.text
+
+
+def test_file_without_runtimes_round_trip_is_byte_identical():
+    text = read(DEBIAN)
+    present = edit_config(text, RuntimeSpec(default=False))
+    absent = edit_config(present.text, RuntimeSpec(state="absent"))
+    assert absent.text == text
+    assert any("removed runtime 'runc'" in action for action in absent.actions)
+
+
+def test_a_runc_with_settings_of_its_own_stays_after_removal():
+    text = read(DEBIAN)
+    present = edit_config(
+        text, RuntimeSpec(default=False, options={"SystemdCgroup": True})
+    )
+    edited = present.text.replace(
+        '      runtime_type = "io.containerd.runc.v2"\n',
+        '      runtime_type = "io.containerd.runc.v2"\n      privileged_without_host_devices = true\n',
+        1,
+    )
+    absent = edit_config(edited, RuntimeSpec(state="absent"))
+    runtimes = containerd_table(tomllib.loads(absent.text), 2)["runtimes"]
+    assert (
+        list(runtimes) == ["runc"]
+        and runtimes["runc"]["privileged_without_host_devices"]
+    )
+
+
+def test_no_runc_is_invented_next_to_other_runtimes():
+    text = read("containerd-docs-1.x-runtime-classes.toml")
+    res = edit_config(text, RuntimeSpec(default=False))
+    runtimes = containerd_table(tomllib.loads(res.text), 2)["runtimes"]
+    assert "runc" not in runtimes and "ascend" in runtimes
+
+
+def test_runc_itself_can_be_managed_without_a_duplicate():
+    res = edit_config(
+        read(DEBIAN),
+        RuntimeSpec(name="runc", binary_name="/usr/sbin/runc", default=False),
+    )
+    runtimes = containerd_table(tomllib.loads(res.text), 2)["runtimes"]
+    assert list(runtimes) == ["runc"]
+
+
+def _dump_of(data):
+    """A config dump as containerd 1.6 prints it for a file: only the file's runtimes."""
+    containerd = containerd_table(data, 2)
+    lines = [
+        "version = 2",
+        '[plugins."io.containerd.grpc.v1.cri".containerd]',
+        '  default_runtime_name = "%s"'
+        % containerd.get("default_runtime_name", "runc"),
+    ]
+    for name, runtime in containerd.get("runtimes", {}).items():
+        lines.append(
+            '  [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.%s]' % name
+        )
+        lines.append('    runtime_type = "%s"' % runtime["runtime_type"])
+        lines.append(
+            '    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.%s.options]'
+            % name
+        )
+        binary = runtime.get("options", {}).get("BinaryName", "")
+        lines.append('      BinaryName = "%s"' % binary)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("state", ["present", "absent"])
+def test_check_dump_refuses_a_default_runtime_that_is_not_listed(state):
+    """What containerd 1.6.20 printed for Debian's file plus only an `ascend` runtime: the dump
+    is accepted, but the CRI plugin then fails with `no corresponding runtime configured in
+    containerd.runtimes for default_runtime_name = "runc"`."""
+    dump = DUMP_V2.replace(
+        'default_runtime_name = "ascend"', 'default_runtime_name = "runc"'
+    )
+    problems = check_dump(dump, RuntimeSpec(default=False, state=state))
+    if state == "absent":
+        problems = check_dump(
+            dump.replace("runtimes.ascend", "runtimes.other"),
+            RuntimeSpec(state="absent"),
+        )
+    assert len(problems) == 1
+    assert "CRI plugin would not load: default_runtime_name is 'runc'" in problems[0]
