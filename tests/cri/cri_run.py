@@ -315,7 +315,7 @@ def run(args):
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
     parser.add_argument("--endpoint", default=SOCKET)
     parser.add_argument("--runtime-handler", default="")
     parser.add_argument("--image", default="docker.io/cubestudio/workload:latest")
