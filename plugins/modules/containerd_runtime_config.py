@@ -69,6 +69,12 @@ options:
         nothing is copied (the vendor then invents C(SystemdCgroup = true), which contradicts
         containerd's own default; set it with O(runtime_options) if you need it).
       - Existing runtimes are not touched by this option.
+      - A file that lists no runtime at all (the C(config.toml) of Debian's containerd package)
+        relies on containerd's built-in C(runc), which containerd 1.6 stops reading as soon as
+        one runtime is written. With O(state=present) the module then also writes C(runc) as
+        built in (only C(runtime_type)), so that the C(runc) handler and a
+        C(default_runtime_name = "runc") keep working; O(state=absent) removes that C(runc)
+        again when nothing else uses the table.
     type: bool
     default: true
   state:
@@ -111,6 +117,8 @@ options:
       - This catches what containerd accepts silently but ignores, such as a version 3 file on
         containerd 1.x or a version 1 file on containerd 2.x. On failure containerd's own
         message is returned and the file is left untouched.
+      - The dump must also list the default runtime among the runtimes; containerd's CRI plugin
+        does not load otherwise (containerd itself starts, kubelet cannot talk to it).
       - The temporary file is written next to O(path), so that relative C(imports) resolve the
         same way. Not run in check mode.
     type: bool
