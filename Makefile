@@ -45,7 +45,7 @@ units: setup ## ansible-test units
 	tools/ansible_test.sh units --python $(PYTHON_VERSION) --color no
 
 simulator: images ## tests of the Ascend node simulator (installers' CLI, npu-smi golden tests)
-	PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/simulator
+	PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/simulator tests/cri
 
 molecule: images ## every molecule scenario (SCENARIO=name for one)
 	tools/run_molecule.sh $(SCENARIO)

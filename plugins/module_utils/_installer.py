@@ -5,8 +5,6 @@
 # PRIVATE to cubestudio.ascend: may change without notice. Pure helpers for running Huawei's
 # .run packages: the command line, and what their output means.
 
-from __future__ import annotations
-
 import re
 
 ACTIONS = ("check", "full", "install", "upgrade", "uninstall")
@@ -81,19 +79,19 @@ _ERROR_LINE = re.compile(r"\[ERROR\]|\bERROR\b|\berror:", re.IGNORECASE)
 
 
 def build_command(
-    path: str,
-    action: str,
-    quiet: bool = True,
-    nox11: bool = True,
-    install_for_all: bool = False,
-    install_path: str | None = None,
-    install_username: str | None = None,
-    install_usergroup: str | None = None,
-    install_scene: str | None = None,
-    whitelist: str | None = None,
-    extra_args: list[str] | None = None,
-    shell: str = "/bin/bash",
-) -> list[str]:
+    path,
+    action,
+    quiet=True,
+    nox11=True,
+    install_for_all=False,
+    install_path=None,
+    install_username=None,
+    install_usergroup=None,
+    install_scene=None,
+    whitelist=None,
+    extra_args=None,
+    shell="/bin/bash",
+):
     """Return the argv that runs a .run package for an action."""
     if action not in ACTIONS:
         raise ValueError(
@@ -121,20 +119,20 @@ def build_command(
     return argv
 
 
-def needs_reboot(rc: int, output: str, reboot_rcs: list[int]) -> bool:
+def needs_reboot(rc, output, reboot_rcs):
     """True when the exit code or the installer's words say the host must be rebooted."""
     if rc in reboot_rcs:
         return True
     return any(p.search(output) for p in _REBOOT_PATTERNS)
 
 
-def error_lines(text: str, limit: int = 5) -> list[str]:
+def error_lines(text, limit=5):
     """The last `limit` lines that look like errors, stripped."""
     lines = [line.strip() for line in text.splitlines() if _ERROR_LINE.search(line)]
     return lines[-limit:]
 
 
-def diagnose(text: str) -> dict | None:
+def diagnose(text):
     """Match the installers' known failure texts; return cause and fix, or None."""
     for pattern, cause, fix in KNOWN_ERRORS:
         match = pattern.search(text)
@@ -148,10 +146,10 @@ def diagnose(text: str) -> dict | None:
     return None
 
 
-def is_damaged(text: str) -> bool:
+def is_damaged(text):
     """True when makeself refused the archive as damaged, whatever the exit code."""
     return bool(_DAMAGED.search(text))
 
 
-def tail(text: str, lines: int = 15) -> str:
+def tail(text, lines=15):
     return "\n".join(text.splitlines()[-lines:])

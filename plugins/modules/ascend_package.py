@@ -315,7 +315,8 @@ def main():
         else:
             result["msg"] = "would run %s" % " ".join(argv)
         result["changed"] = True
-        module.exit_json(**result)
+        # rc is null in check mode: say explicitly that this is not a failure.
+        module.exit_json(failed=False, **result)
 
     if not os.path.isfile(p["path"]):
         module.fail_json(
@@ -358,7 +359,9 @@ def main():
         module.fail_json(msg=msg, **result)
 
     result["reboot_required"] = mutating and needs_reboot(rc, output, p["reboot_rc"])
-    module.exit_json(**result)
+    # Ansible treats any result with rc != 0 as failed unless the module says otherwise; a
+    # success_rc such as 2 (installed, reboot needed) is a success.
+    module.exit_json(failed=False, **result)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ def test_facts_for_paths_programs_and_kernel(module_runner, tmp_path, monkeypatc
 
 
 def test_defaults_cover_the_install_path_and_tmp(module_runner):
-    result, unused_calls = module_runner(ascend_host_facts.main, {})
+    result, _calls = module_runner(ascend_host_facts.main, {})
     facts = result["ansible_facts"]["ascend_host"]
     assert set(facts["space"]) == {"/usr/local/Ascend", "/tmp"}
     assert set(facts["programs"]) == {
@@ -52,7 +52,7 @@ def test_defaults_cover_the_install_path_and_tmp(module_runner):
 
 
 def test_relative_paths_are_refused(module_runner):
-    result, unused_calls = module_runner(
+    result, _calls = module_runner(
         ascend_host_facts.main, {"paths": ["usr/local/Ascend"]}
     )
     assert result["failed"] is True

@@ -58,6 +58,9 @@ def test_rc_2_is_success_with_reboot_when_declared(tmp_path, capsys):
         },
     )
     assert result["_exit"] == 0
+    # Ansible fails any result with rc != 0 unless the module says failed=false.
+    assert result["failed"] is False
+    assert result["rc"] == 2
     assert result["reboot_required"] is True
 
 
@@ -120,6 +123,8 @@ def test_check_mode_runs_nothing(tmp_path, capsys):
     )
     assert result["changed"] is True
     assert result["rc"] is None
+    # rc null would otherwise be read as a failure by Ansible.
+    assert result["failed"] is False
     assert not marker.exists()
 
 
