@@ -11,17 +11,18 @@ ansible-galaxy collection build --force --output-path "$WORK/dist" . >/dev/null
 tarball="$(ls "$WORK"/dist/cubestudio-ascend-*.tar.gz)"
 echo "built $(basename "$tarball") ($(du -h "$tarball" | cut -f1))"
 # Nothing test-only may ship.
-if tar -tzf "$tarball" | grep -E '^(tests|extensions|tools|\.ci|\.venv|\.build)/' >/dev/null; then
+if tar -tzf "$tarball" | grep -E '^(tests|extensions|tools|\.[a-z_]+)/' >/dev/null; then
   echo "the artifact contains test-only content:" >&2
-  tar -tzf "$tarball" | grep -E '^(tests|extensions|tools|\.ci|\.venv|\.build)/' | head >&2
+  tar -tzf "$tarball" | grep -E '^(tests|extensions|tools|\.[a-z_]+)/' | head >&2
   exit 1
 fi
-# Dependencies come from the `ansible` package in the venv (Galaxy is not reachable).
+# A user's controller: no checkout ansible.cfg, only the empty collections path. Dependencies
+# come from the `ansible` package in the venv (Galaxy is not reachable).
+printf '[defaults]\ncollections_path = %s\n' "$WORK/collections" >"$WORK/ansible.cfg"
+export ANSIBLE_CONFIG="$WORK/ansible.cfg" ANSIBLE_COLLECTIONS_PATH="$WORK/collections"
 ansible-galaxy collection install --no-deps -p "$WORK/collections" "$tarball" >/dev/null
 echo "installed into $WORK/collections"
 cd "$WORK"
-ANSIBLE_CONFIG=/dev/null ANSIBLE_COLLECTIONS_PATH="$WORK/collections" \
-  ansible-playbook cubestudio.ascend.site --syntax-check -i "$ROOT/inventory/example"
-ANSIBLE_CONFIG=/dev/null ANSIBLE_COLLECTIONS_PATH="$WORK/collections" \
-  ansible-doc -t module cubestudio.ascend.ascend_package >/dev/null
+ansible-playbook cubestudio.ascend.site --syntax-check -i "$ROOT/inventory/example"
+ansible-doc -t module cubestudio.ascend.ascend_package >/dev/null
 echo "build-check: the installed collection's site playbook passes --syntax-check"

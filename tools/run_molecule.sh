@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run molecule scenarios one after the other and report each one honestly.
+# Run molecule scenarios (MOLECULE_JOBS at a time, default 2) and report each one honestly.
 #   tools/run_molecule.sh              every scenario under extensions/molecule/
 #   tools/run_molecule.sh name [...]   only those
 # Every scenario runs even when an earlier one fails; the exit code is non-zero if any failed.
@@ -26,27 +26,53 @@ for s in "${scenarios[@]}"; do
   rm -rf "$HOME"/.ansible/tmp/molecule.*."$s"
 done
 
-declare -A status seconds
-failed=0
-for s in "${scenarios[@]}"; do
+# Scenarios are independent (own container ascend-<scenario>, own molecule state): run
+# MOLECULE_JOBS of them at a time. Much of a scenario is waiting (systemd boot, engines starting,
+# the simulated installers, the reboot), so two at a time is faster even on 2 cores.
+JOBS="${MOLECULE_JOBS:-2}"
+RESULTS="$(mktemp -d)"
+trap 'rm -rf "$RESULTS"' EXIT
+
+run_one() {
+  local s="$1" start rc=passed
   start=$(date +%s)
-  echo "=== molecule test -s $s (log: $LOGDIR/$s.log)"
   if molecule test -s "$s" >"$LOGDIR/$s.log" 2>&1 && grep -Eq "^$s +: .*successful=" "$LOGDIR/$s.log" \
       && ! grep -Eq "^$s +: .*failed=[1-9]" "$LOGDIR/$s.log"; then
-    status[$s]=passed
+    rc=passed
   else
-    status[$s]=FAILED
+    rc=FAILED
+  fi
+  echo "$rc $(( $(date +%s) - start ))" >"$RESULTS/$s"
+  echo "=== $s: $rc ($(( $(date +%s) - start )) s)"
+}
+
+total_start=$(date +%s)
+running=0
+for s in "${scenarios[@]}"; do
+  if [ "$running" -ge "$JOBS" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+  echo "=== molecule test -s $s (log: $LOGDIR/$s.log)"
+  run_one "$s" &
+  running=$((running + 1))
+done
+wait
+
+failed=0
+for s in "${scenarios[@]}"; do
+  read -r st secs <"$RESULTS/$s" 2>/dev/null || { st=FAILED; secs=0; }
+  if [ "$st" != passed ]; then
     failed=1
     echo "--- last 60 lines of $LOGDIR/$s.log"
     tail -n 60 "$LOGDIR/$s.log"
   fi
-  seconds[$s]=$(( $(date +%s) - start ))
-  echo "=== $s: ${status[$s]} (${seconds[$s]} s)"
 done
 
 echo
-echo "molecule summary:"
+echo "molecule summary ($JOBS at a time, $(( $(date +%s) - total_start )) s in all):"
 for s in "${scenarios[@]}"; do
-  printf '  %-28s %-7s %4s s\n' "$s" "${status[$s]}" "${seconds[$s]}"
+  read -r st secs <"$RESULTS/$s" 2>/dev/null || { st=FAILED; secs=0; }
+  printf '  %-28s %-7s %4s s\n' "$s" "$st" "$secs"
 done
 exit "$failed"
