@@ -254,11 +254,15 @@ diff:
 """
 
 import os
-import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.common.text.converters import to_bytes, to_native, to_text
+from ansible.module_utils.common.text.converters import to_text
 
+from ansible_collections.cubestudio.ascend.plugins.module_utils._config_file import (
+    read_text,
+    replace,
+    stage,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._containerd_config import (
     ContainerdConfigError,
     RuntimeSpec,
@@ -323,25 +327,6 @@ class _Runner:
         return version if version in (1, 2, 3) else None
 
 
-def _read(module, path):
-    if not os.path.exists(path):
-        return None
-    if os.path.isdir(path):
-        module.fail_json(msg="%s is a directory, not a file" % path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        module.fail_json(msg="cannot read %s: %s" % (path, to_native(exc)))
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        module.fail_json(
-            msg="%s is not UTF-8 text (%s), so it is not valid TOML; it was left untouched"
-            % (path, exc)
-        )
-
-
 def main():
     module = AnsibleModule(
         argument_spec=dict(
@@ -387,7 +372,7 @@ def main():
         state=p["state"],
     )
 
-    before = _read(module, path)
+    before = read_text(module, path, "it is not valid TOML and was left untouched")
     exists = before is not None
     actions = []
     text = before
@@ -439,19 +424,7 @@ def main():
         )
 
     if changed and not module.check_mode:
-        directory = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(directory):
-            try:
-                os.makedirs(directory)
-            except OSError as exc:
-                module.fail_json(
-                    msg="cannot create %s: %s" % (directory, to_native(exc))
-                )
-        fd, tmp = tempfile.mkstemp(
-            prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory
-        )
-        with os.fdopen(fd, "wb") as f:
-            f.write(to_bytes(res.text))
+        tmp = stage(module, path, res.text)
         if p["validate"]:
             argv = [
                 runner.binary("to validate the file"),
@@ -484,9 +457,7 @@ def main():
                     stderr=err,
                     **result,
                 )
-        if exists and p["backup"]:
-            result["backup_file"] = module.backup_local(path)
-        module.atomic_move(tmp, path, unsafe_writes=p["unsafe_writes"])
+        replace(module, tmp, path, exists and p["backup"], result)
 
     if os.path.exists(path):
         file_args = module.load_file_common_arguments(p)

@@ -171,46 +171,19 @@ diff:
 """
 
 import os
-import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.common.text.converters import to_bytes, to_native, to_text
+from ansible.module_utils.common.text.converters import to_text
 
+from ansible_collections.cubestudio.ascend.plugins.module_utils._config_file import (
+    read_text,
+    replace,
+    stage,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._docker_json import (
     DaemonJsonError,
     edit_daemon_json,
 )
-
-
-def _read(module, path):
-    if not os.path.exists(path):
-        return None
-    if os.path.isdir(path):
-        module.fail_json(msg="%s is a directory, not a file" % path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        module.fail_json(msg="cannot read %s: %s" % (path, to_native(exc)))
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        module.fail_json(
-            msg="%s is not UTF-8 text (%s); Docker cannot read it either" % (path, exc)
-        )
-
-
-def _write_temp(module, directory, content):
-    fd, tmp = tempfile.mkstemp(prefix=".daemon.json.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(to_bytes(content))
-    except OSError as exc:
-        os.unlink(tmp)
-        module.fail_json(
-            msg="cannot write a temporary file in %s: %s" % (directory, to_native(exc))
-        )
-    return tmp
 
 
 def main():
@@ -240,7 +213,7 @@ def main():
             msg="validate must contain %%s (the file to check), got: %s" % p["validate"]
         )
 
-    before = _read(module, path)
+    before = read_text(module, path, "Docker cannot read it either")
     exists = before is not None
     try:
         after, config, actions, warnings = edit_daemon_json(
@@ -269,15 +242,7 @@ def main():
         )
 
     if changed and not module.check_mode:
-        directory = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(directory):
-            try:
-                os.makedirs(directory)
-            except OSError as exc:
-                module.fail_json(
-                    msg="cannot create %s: %s" % (directory, to_native(exc))
-                )
-        tmp = _write_temp(module, directory, after)
+        tmp = stage(module, path, after)
         if p["validate"]:
             rc, out, err = module.run_command(p["validate"] % tmp)
             if rc != 0:
@@ -290,9 +255,7 @@ def main():
                     stderr=err,
                     **result,
                 )
-        if exists and p["backup"]:
-            result["backup_file"] = module.backup_local(path)
-        module.atomic_move(tmp, path, unsafe_writes=p["unsafe_writes"])
+        replace(module, tmp, path, exists and p["backup"], result)
 
     file_args = module.load_file_common_arguments(p)
     if module.check_mode and not exists:

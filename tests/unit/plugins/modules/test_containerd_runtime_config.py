@@ -130,6 +130,17 @@ def test_real_file_is_edited_backed_up_and_restorable(tmp_path):
     assert path.read_text() == original
 
 
+def test_a_file_that_is_not_utf8_is_refused_and_untouched(tmp_path):
+    path = tmp_path / "config.toml"
+    original = b"version = 2\n# caf\xe9\n"
+    path.write_bytes(original)
+    result = run({"path": str(path), "validate": False})
+    assert result["failed"] is True
+    assert result["msg"].startswith("%s is not UTF-8 text" % path), result["msg"]
+    assert "not valid TOML and was left untouched" in result["msg"]
+    assert path.read_bytes() == original and leftovers(tmp_path) == []
+
+
 @needs_containerd
 def test_real_containerd_1x_refuses_a_version_3_runtime(tmp_path):
     """containerd 1.x accepts a version 3 file but ignores it: validate must catch that."""

@@ -133,6 +133,33 @@ def test_invalid_json_is_refused_and_untouched(tmp_path):
     assert path.read_text() == '{\n  "registry-mirrors": ["https://m.example"],\n}\n'
 
 
+def test_a_file_that_is_not_utf8_is_refused_and_untouched(tmp_path):
+    path = tmp_path / "daemon.json"
+    original = b'{"log-driver": "json-file", "labels": ["caf\xe9"]}\n'
+    path.write_bytes(original)
+    result = run({"path": str(path)})
+    assert result["failed"] is True
+    assert result["msg"].startswith("%s is not UTF-8 text" % path), result["msg"]
+    assert "Docker cannot read it either" in result["msg"]
+    assert path.read_bytes() == original
+
+
+def test_a_directory_is_refused(tmp_path):
+    path = tmp_path / "daemon.json"
+    path.mkdir()
+    result = run({"path": str(path)})
+    assert result["failed"] is True
+    assert result["msg"] == "%s is a directory, not a file" % path
+
+
+def test_an_unwritable_directory_fails_with_the_reason(tmp_path):
+    blocker = tmp_path / "docker"
+    blocker.write_text("a file where the directory should be\n")
+    result = run({"path": str(blocker / "daemon.json")})
+    assert result["failed"] is True
+    assert result["msg"].startswith("cannot create %s: " % blocker), result["msg"]
+
+
 def test_validate_failure_leaves_the_file_untouched(tmp_path):
     path = tmp_path / "daemon.json"
     shutil.copy(FIXTURES / "docker-docs-linux-full.json", path)
