@@ -275,14 +275,11 @@ def main(args, meta, runfile):
     modes = [m for m in MODES if m in opts]
     if "--install" in modes and "--full" in modes:
         modes.remove("--full")  # "--install --full" is the full install
-    if len(modes) > 1:
-        log.error("Unsupported parameters combination: %s" % " ".join(modes))
+    mode = common.pick_mode(
+        modes, log, runfile, HELP, "Please input --install, --upgrade or --uninstall"
+    )
+    if mode is None:
         return 1
-    if not modes:
-        log.error("Please input --install, --upgrade or --uninstall")
-        common.out("Usage: %s [options]\nOptions:\n%s" % (runfile, HELP))
-        return 1
-    mode = modes[0]
     package = "Ascend-cann-%s_%s_linux-%s" % (component, meta["version"], meta["arch"])
     if mode == "--version":
         common.out("%s\n" % meta["version"])

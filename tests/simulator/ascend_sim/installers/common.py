@@ -84,6 +84,18 @@ def parse_options(args, flags, values):
     return seen
 
 
+def pick_mode(chosen, log, runfile, help_text, missing):
+    """The one operation among ``chosen``; None (exit code 1) after saying what is wrong."""
+    if len(chosen) > 1:
+        log.error("Unsupported parameters combination: %s" % " ".join(chosen))
+        return None
+    if not chosen:
+        log.error(missing)
+        out("Usage: %s [options]\nOptions:\n%s" % (runfile, help_text))
+        return None
+    return chosen[0]
+
+
 # ----------------------------------------------------------------------------- logs
 
 

@@ -266,16 +266,15 @@ def main(args, meta, runfile):
         log.error(str(err))
         return 1
     modes = [m for m in MODES if m in opts]
-    if len(modes) > 1:
-        log.error("Unsupported parameters combination: %s" % " ".join(modes))
+    mode = common.pick_mode(
+        modes,
+        log,
+        runfile,
+        HELP,
+        "Please specify an operation: --full, --run, --devel, --upgrade or --uninstall",
+    )
+    if mode is None:
         return 1
-    if not modes:
-        log.error(
-            "Please specify an operation: --full, --run, --devel, --upgrade or --uninstall"
-        )
-        common.out("Usage: %s [options]\nOptions:\n%s" % (runfile, HELP))
-        return 1
-    mode = modes[0]
     if mode == "--version":
         common.out("%s\n" % meta["version"])
         return 0
