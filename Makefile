@@ -55,8 +55,8 @@ build-check: setup ## galaxy build, install into an empty path, syntax-check the
 
 test: lint sanity units simulator build-check molecule ## everything CI runs
 
-demo: images ## build the simulated 910B node and run site.yml against it (run twice: zero changed)
-	tools/demo.sh
+demo: images ## build the simulated 910B node and run site.yml against it (run twice: zero changed; DEMO_ARGS="--check --diff" passes options)
+	tools/demo.sh $(if $(DEMO_ARGS),-- $(DEMO_ARGS))
 
 demo-clean: ## remove the demo node container
 	tools/demo.sh --clean

@@ -57,10 +57,16 @@ if ! docker container inspect "$NODE" >/dev/null 2>&1; then
 elif [ "$(docker container inspect -f '{{.State.Running}}' "$NODE")" != "true" ]; then
   docker start "$NODE" >/dev/null
 fi
-state="$(docker exec "$NODE" systemctl is-system-running --wait 2>/dev/null || true)"
+# systemd's bus appears a moment after the container starts; until then `--wait` fails at once.
+state=""
+for _ in $(seq 1 60); do
+  state="$(docker exec "$NODE" systemctl is-system-running --wait 2>/dev/null || true)"
+  case "$state" in running|degraded) break ;; esac
+  sleep 1
+done
 case "$state" in
   running|degraded) ;;
-  *) echo "the demo node did not boot (systemd: $state)" >&2; exit 1 ;;
+  *) echo "the demo node did not boot within 60 s (systemd: ${state:-no answer}); see: docker logs $NODE" >&2; exit 1 ;;
 esac
 if ! docker exec "$NODE" test -f /var/lib/ascend-sim/state.json; then
   # The server as it arrives: NPUs on the PCI bus, Docker installed and running, no Ascend software.
