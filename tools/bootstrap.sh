@@ -10,6 +10,7 @@
 #   tools/bootstrap.sh getpip    offline stand-in for ansible-test's get-pip download
 #   tools/bootstrap.sh images    test images built from debootstrap (no registry is reachable)
 #   tools/bootstrap.sh all       all of the above
+#   tools/bootstrap.sh image-name   print the node image's name (the tag is the package list's hash)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,6 +28,7 @@ DOCKERD_LOG="${DOCKERD_LOG:-/var/log/cubestudio-dockerd.log}"
 NODE_PACKAGES=(
   python3 systemd systemd-sysv dbus iproute2 procps kmod sudo ca-certificates
   net-tools docker.io containerd runc python3-grpcio tar gzip
+  iptables
 )
 
 log() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*" >&2; }
@@ -197,6 +199,7 @@ main() {
       tree) step_tree ;;
       getpip) step_getpip ;;
       images) step_debs; step_dockerd; step_images ;;
+      image-name) echo "$NODE_IMAGE:bookworm-$(node_image_tag)" ;;
       all) step_debs; step_dockerd; step_venv; step_tree; step_getpip; step_images ;;
       *) echo "unknown step: $step" >&2; exit 2 ;;
     esac

@@ -29,7 +29,7 @@ command -v go >/dev/null || { echo "gobuild: no go on PATH (Go 1.26 is part of t
 stamp_of() {
   {
     go version
-    printf '%s\0' "$pkg" "$@"
+    printf '%s\0' "$pkg" "$@" "CGO_ENABLED=${CGO_ENABLED:-}" "GOOS=${GOOS:-}" "GOARCH=${GOARCH:-}"
     (cd "$module" && find . -type f \( -name '*.go' -o -name '*.c' -o -name '*.h' -o -name go.mod -o -name go.sum \) \
       -not -path './vendor/*' -print0 | sort -z | xargs -0 sha256sum)
   } | sha256sum | cut -c1-16
