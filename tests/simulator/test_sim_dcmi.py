@@ -14,15 +14,15 @@ import subprocess
 import sys
 
 import pytest
-from simutil import driver_pkg
-
 from ascend_sim import dcmi
+from simutil import driver_pkg
 
 LIB = "/usr/local/Ascend/driver/lib64/driver/libdcmi.so"
 VIEW = "/usr/local/Ascend/driver/lib64/driver/" + dcmi.VIEW_NAME
 
 pytestmark = pytest.mark.skipif(
-    dcmi.host_arch() != "x86_64", reason="the library is built for the host (x86_64 packages)"
+    dcmi.host_arch() != "x86_64",
+    reason="the library is built for the host (x86_64 packages)",
 )
 
 
@@ -127,7 +127,13 @@ def test_cards_chips_and_values_as_npu_smi_shows_them(driver):
     assert data["driver"] == "24.1.0"
     state = driver.state()
     expected = [
-        [npu["id"], 1, npu["chips"][0]["temp_c"], round(npu["chips"][0]["power_w"] * 10), 0]
+        [
+            npu["id"],
+            1,
+            npu["chips"][0]["temp_c"],
+            round(npu["chips"][0]["power_w"] * 10),
+            0,
+        ]
         for npu in state["npus"]
     ]
     assert data["rows"] == expected
@@ -138,7 +144,11 @@ def test_structures(driver):
     assert lib.dcmi_init() == 0
     info = ChipInfo()
     assert lib.dcmi_get_device_chip_info(0, 0, ctypes.byref(info)) == 0
-    assert (info.chip_type, info.chip_name, info.aicore_cnt) == (b"Ascend", b"910B3", 20)
+    assert (info.chip_type, info.chip_name, info.aicore_cnt) == (
+        b"Ascend",
+        b"910B3",
+        20,
+    )
     hbm = HbmInfo()
     assert lib.dcmi_get_device_hbm_info(3, 0, ctypes.byref(hbm)) == 0
     assert (hbm.memory_size, hbm.memory_usage) == (65536, 3353 + 3)
@@ -150,11 +160,24 @@ def test_structures(driver):
         0,
         0x81,
     )
-    logic, phy, card, dev = ctypes.c_int(), ctypes.c_uint(), ctypes.c_int(), ctypes.c_int()
-    assert lib.dcmi_get_device_logic_id(ctypes.byref(logic), 5, 0) == 0 and logic.value == 5
+    logic, phy, card, dev = (
+        ctypes.c_int(),
+        ctypes.c_uint(),
+        ctypes.c_int(),
+        ctypes.c_int(),
+    )
+    assert (
+        lib.dcmi_get_device_logic_id(ctypes.byref(logic), 5, 0) == 0
+        and logic.value == 5
+    )
     assert lib.dcmi_get_device_phyid_from_logicid(5, ctypes.byref(phy)) == 0
     assert phy.value == 5
-    assert lib.dcmi_get_card_id_device_id_from_logicid(ctypes.byref(card), ctypes.byref(dev), 7) == 0
+    assert (
+        lib.dcmi_get_card_id_device_id_from_logicid(
+            ctypes.byref(card), ctypes.byref(dev), 7
+        )
+        == 0
+    )
     assert (card.value, dev.value) == (7, 0)
     rate = ctypes.c_uint()
     assert lib.dcmi_get_device_utilization_rate(0, 0, 6, ctypes.byref(rate)) == 0
@@ -176,14 +199,26 @@ def test_alarm_overtemp_and_missing_davinci_show_through(driver):
     assert cards(lib) == [0, 1, 2, 3, 4, 5, 6]
     health, temp, count = ctypes.c_uint(), ctypes.c_int(), ctypes.c_int()
     codes = (ctypes.c_uint * 8)()
-    assert lib.dcmi_get_device_health(2, 0, ctypes.byref(health)) == 0 and health.value == 2
+    assert (
+        lib.dcmi_get_device_health(2, 0, ctypes.byref(health)) == 0
+        and health.value == 2
+    )
     assert lib.dcmi_get_device_errorcode_v2(2, 0, ctypes.byref(count), codes, 8) == 0
     assert list(codes[: count.value]) == [0xA4025021, 0x8C03A000, 0x8C084E00]
-    assert lib.dcmi_get_device_health(1, 0, ctypes.byref(health)) == 0 and health.value == 0
-    assert lib.dcmi_get_device_temperature(4, 0, ctypes.byref(temp)) == 0 and temp.value == 91
+    assert (
+        lib.dcmi_get_device_health(1, 0, ctypes.byref(health)) == 0
+        and health.value == 0
+    )
+    assert (
+        lib.dcmi_get_device_temperature(4, 0, ctypes.byref(temp)) == 0
+        and temp.value == 91
+    )
     # The library rereads the view: a cleared fault shows without a new dcmi_init.
     assert driver.cli("fault", "clear", "alarm").returncode == 0
-    assert lib.dcmi_get_device_health(2, 0, ctypes.byref(health)) == 0 and health.value == 0
+    assert (
+        lib.dcmi_get_device_health(2, 0, ctypes.byref(health)) == 0
+        and health.value == 0
+    )
     assert driver.cli("fault", "clear", "missing-davinci").returncode == 0
     assert cards(lib) == list(range(8))
 
@@ -241,7 +276,9 @@ class MemoryInfo(ctypes.Structure):
 def test_310p_has_ddr_and_no_hbm_or_power(sim):
     sim.add_hwhiaiuser()
     sim.hw_init("--model", "300I-Duo", "--cards", "1")
-    assert sim.run(driver_pkg("24.1.0", chip="310p"), "--full", "--quiet").returncode == 0
+    assert (
+        sim.run(driver_pkg("24.1.0", chip="310p"), "--full", "--quiet").returncode == 0
+    )
     lib = load(sim)
     assert lib.dcmi_init() == 0
     mem, hbm, power = MemoryInfo(), HbmInfo(), ctypes.c_int()

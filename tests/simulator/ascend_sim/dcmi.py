@@ -29,7 +29,9 @@ PAYLOAD_NAME = "lib/libdcmi.so"  # inside a driver package
 SOURCES = ("libdcmi.c", "dcmi_interface_api.h")
 CFLAGS = ("-shared", "-fPIC", "-O2", "-s", "-Wall", "-Wextra", "-Werror")
 HEALTH = {"OK": 0, "Warning": 1, "Alarm": 2, "Critical": 3}
-INIT_FAILED = -8005  # DCMI_ERR_CODE_INNER_ERR: "dcmi module initialize failed. ret is -8005"
+INIT_FAILED = (
+    -8005
+)  # DCMI_ERR_CODE_INNER_ERR: "dcmi module initialize failed. ret is -8005"
 VDIE_BASE, NDIE_BASE = 0x42C711D4, 0x27216594  # as npu-smi info -t board -c shows them
 
 
@@ -38,7 +40,9 @@ class BuildError(Exception):
 
 
 def source_dir():
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "dcmi")
+    return os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "dcmi"
+    )
 
 
 def _run(args, cwd=None):
@@ -141,7 +145,7 @@ def chip_line(state, npu, chip):
         ("aicores", catalog.AICORE_COUNT.get(state.get("model"), 0)),
         ("health", HEALTH.get(shown.get("health", "OK"), 3)),
         ("temp", shown.get("temp_c") or 0),
-        ("power", -1 if power is None else int(round(power * 10))),
+        ("power", -1 if power is None else round(power * 10)),
         ("aicore", shown.get("aicore_pct") or 0),
         ("hbm", _pair(shown.get("hbm_used_mb"), shown.get("hbm_total_mb"))),
         ("ddr", _pair(shown.get("memory_used_mb"), shown.get("memory_total_mb"))),
