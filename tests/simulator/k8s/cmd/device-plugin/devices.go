@@ -52,6 +52,11 @@ func (s *deviceSet) poll() bool {
 	for i, d := range s.devices {
 		states[i] = healthy(d.chip)
 	}
+	return s.update(states)
+}
+
+// update sets the health of every device (in order); true when something changed.
+func (s *deviceSet) update(states []bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	changed := false

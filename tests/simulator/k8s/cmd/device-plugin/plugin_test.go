@@ -12,6 +12,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -21,6 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+	pluginapi "k8s.io/kubelet/pkg/apis/deviceplugin/v1beta1"
 
 	"cubestudio.ascend/simk8s/internal/buildinfo"
 	"cubestudio.ascend/simk8s/internal/dcmi"
@@ -228,3 +233,81 @@ func TestStartStopsOnEachMissingVerb(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+type fakeKubelet struct {
+	pluginapi.UnimplementedRegistrationServer
+	requests chan *pluginapi.RegisterRequest
+}
+
+func (k *fakeKubelet) Register(_ context.Context, req *pluginapi.RegisterRequest) (*pluginapi.Empty, error) {
+	k.requests <- req
+	return &pluginapi.Empty{}, nil
+}
+
+// The device-plugin protocol against a fake kubelet: registration, ListAndWatch, a chip
+// turning Unhealthy, Allocate over gRPC.
+func TestRegisterListAndWatchAllocate(t *testing.T) {
+	saved := socketDir
+	defer func() { socketDir = saved }()
+	socketDir = t.TempDir()
+	listener, err := net.Listen("unix", filepath.Join(socketDir, "kubelet.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubelet := &fakeKubelet{requests: make(chan *pluginapi.RegisterRequest, 1)}
+	server := grpc.NewServer()
+	pluginapi.RegisterRegistrationServer(server, kubelet)
+	go func() { _ = server.Serve(listener) }()
+	defer server.Stop()
+
+	set := newDeviceSet(chips(8), "Ascend910")
+	plugin := &pluginServer{devices: set, resource: "huawei.com/Ascend910", short: "Ascend910", useAscendDocker: true}
+	if err := plugin.serveAndRegister(); err != nil {
+		t.Fatal(err)
+	}
+	defer plugin.grpc.Stop()
+	req := <-kubelet.requests
+	if req.ResourceName != "huawei.com/Ascend910" || req.Endpoint != "Ascend910.sock" || req.Version != "v1beta1" {
+		t.Fatalf("register: %+v", req)
+	}
+	conn, err := grpc.NewClient("unix://"+filepath.Join(socketDir, req.Endpoint),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	client := pluginapi.NewDevicePluginClient(conn)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	stream, err := client.ListAndWatch(ctx, &pluginapi.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	healthy := func(resp *pluginapi.ListAndWatchResponse) int {
+		n := 0
+		for _, d := range resp.Devices {
+			if d.Health == pluginapi.Healthy {
+				n++
+			}
+		}
+		return n
+	}
+	first, err := stream.Recv()
+	if err != nil || len(first.Devices) != 8 || healthy(first) != 8 {
+		t.Fatalf("first list: %v %v", first, err)
+	}
+	states := []bool{true, true, false, true, true, true, true, true}
+	if !set.update(states) || set.update(states) {
+		t.Fatal("update reports changes wrongly")
+	}
+	second, err := stream.Recv()
+	if err != nil || healthy(second) != 7 || second.Devices[2].Health != pluginapi.Unhealthy {
+		t.Fatalf("after the alarm: %v %v", second, err)
+	}
+	resp, err := client.Allocate(ctx, &pluginapi.AllocateRequest{ContainerRequests: []*pluginapi.ContainerAllocateRequest{
+		{DevicesIds: []string{"Ascend910-4"}},
+	}})
+	if err != nil || resp.ContainerResponses[0].Envs["ASCEND_VISIBLE_DEVICES"] != "4" {
+		t.Fatalf("allocate: %v %v", resp, err)
+	}
+}
