@@ -21,8 +21,11 @@ export CUBESTUDIO_NODE_IMAGE ?= $(shell tools/bootstrap.sh image-name)
 export GO_CACHE ?= $(ROOT)/.build/go
 MOLECULE_ARGS ?=
 SCENARIO ?=
+# Go module and build caches of tools/gobuild.sh and the Go tests (kept between runs).
+export GO_CACHE ?= $(ROOT)/.build/go
+GO_TEST := GOMODCACHE=$(GO_CACHE)/mod GOCACHE=$(GO_CACHE)/build GOFLAGS=-mod=readonly GOTOOLCHAIN=local go
 
-.PHONY: help setup images lint sanity units simulator molecule build-check test demo demo-clean docs clean
+.PHONY: help setup images lint sanity units simulator sim-images molecule build-check test demo demo-clean docs clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -49,8 +52,12 @@ sanity: setup ## ansible-test sanity (offline, local venv)
 units: setup ## ansible-test units
 	tools/ansible_test.sh units --python $(PYTHON_VERSION) --color no
 
-simulator: images ## tests of the Ascend node simulator (installers' CLI, npu-smi golden tests)
+simulator: images ## tests of the Ascend node simulator (installers' CLI, npu-smi golden tests, libdcmi, Go stand-ins)
+	cd tests/simulator/k8s && $(GO_TEST) test ./...
 	PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/simulator tests/cri
+
+sim-images: setup ## MindCluster image tarballs of the device-plugin and npu-exporter stand-ins (.build/images/mindcluster)
+	python tests/simulator/k8s/build_images.py --out $(ROOT)/.build/images/mindcluster
 
 molecule: images ## every molecule scenario (SCENARIO=name for one)
 	tools/run_molecule.sh $(SCENARIO)

@@ -257,3 +257,63 @@ def test_npu_smi_sees_only_the_devices_of_the_container(host, tmp_path):
     parsed = _npu_smi.parse_info(smi.stdout)
     assert [npu["id"] for npu in parsed["npus"]] == [0, 1, 2, 4]
     assert parsed["driver_version"] == "24.1.0"
+
+
+def env_of(spec):
+    return spec["process"]["env"]
+
+
+@pytest.mark.parametrize(
+    "env", [[], ["ASCEND_VISIBLE_DEVICES=void"], ["ASCEND_VISIBLE_DEVICES=0"]]
+)
+def test_every_container_gets_the_runtime_env_and_driver_libraries(host, tmp_path, env):
+    result, spec, _args = create(host, tmp_path, env + ["LD_LIBRARY_PATH=/opt/lib"])
+    assert result.returncode == 0, result.stderr
+    assert env_of(spec)[: 1 + len(env)] == ["PATH=/usr/bin"] + env
+    assert env_of(spec).count("ASCEND_DOCKER_RUNTIME=True") == 1
+    assert (
+        "LD_LIBRARY_PATH=/usr/local/Ascend/driver/lib64:/usr/local/Ascend/driver/lib64/driver:"
+        "/usr/local/Ascend/driver/lib64/common:/opt/lib"
+    ) in env_of(spec)
+    assert [e for e in env_of(spec) if e.startswith("LD_LIBRARY_PATH=")] == [
+        e for e in env_of(spec) if "lib64" in e
+    ]
+
+
+def test_only_existing_driver_folders_are_added(host, tmp_path):
+    os.rename(host.p("/usr/local/Ascend/driver/lib64/common"), str(tmp_path / "common"))
+    _result, spec, _args = create(host, tmp_path, [])
+    assert (
+        "LD_LIBRARY_PATH=/usr/local/Ascend/driver/lib64:/usr/local/Ascend/driver/lib64/driver"
+        in env_of(spec)
+    )
+    os.rename(host.p("/usr/local/Ascend/driver"), str(tmp_path / "driver"))
+    _result, spec, _args = create(host, tmp_path, [])
+    assert env_of(spec) == ["PATH=/usr/bin", "ASCEND_DOCKER_RUNTIME=True"]
+
+
+def test_device_plugin_mounts_with_mount_by_runtime_for_dp(host, tmp_path):
+    host.write("/run/containerd/containerd.sock", "")
+    host.write("/var/run/crio/crio.sock", "")
+    _result, spec, _args = create(host, tmp_path, [])
+    assert mounts(spec) == ["/proc"]  # not asked for
+    _result, spec, _args = create(host, tmp_path, ["MOUNT_BY_RUNTIME_FOR_DP=true"])
+    assert mounts(spec) == ["/proc", "/run/containerd", "/var/run/crio/crio.sock"]
+    added = spec["mounts"][1]
+    assert added["source"] == host.p("/run/containerd")
+    assert added["type"] == "bind" and "ro" in added["options"]
+    host.write("/run/docker.sock", "")
+    os.makedirs(host.p("/run/docker"))
+    _result, spec, _args = create(
+        host, tmp_path, ["MOUNT_BY_RUNTIME_FOR_DP=true", "ASCEND_VISIBLE_DEVICES=1"]
+    )
+    assert mounts(spec)[:5] == [
+        "/proc",
+        "/run/docker.sock",
+        "/run/docker",
+        "/run/containerd",
+        "/var/run/crio/crio.sock",
+    ]
+    assert devices(spec) == ["/dev/davinci1"] + MANAGEMENT
+    log = host.read("/var/log/ascend-docker-runtime/runtime-run.log")
+    assert "runtime mounts /run/docker.sock,/run/docker" in log

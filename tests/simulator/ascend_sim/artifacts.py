@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 
-from . import catalog, makeself
+from . import catalog, dcmi, makeself
 from .installers import cann, docker_runtime, driver, firmware
 
 
@@ -139,7 +139,12 @@ def build(
     os.makedirs(out_dir, exist_ok=True)
     entries = []
     for meta in plan(trains, arches, chips):
-        sha = makeself.build_run(os.path.join(out_dir, meta["file"]), meta)
+        extra = {}
+        if meta["component"] == "driver":
+            library = dcmi.library_bytes(meta["arch"])
+            if library is not None:
+                extra[dcmi.PAYLOAD_NAME] = library
+        sha = makeself.build_run(os.path.join(out_dir, meta["file"]), meta, extra)
         entries.append(
             {
                 "component": meta["component"],

@@ -146,6 +146,30 @@ MODELS = dict(
 # fmt: on
 
 
+# AI cores per chip, as DCMI's chip info reports them (the device plugin's `servertype` label is
+# Ascend910B-<n>). 910B3 = 20 is seen on real nodes (servertype Ascend910B-20); the rest are GUESSES.
+AICORE_COUNT = {
+    "910B1": 24,
+    "910B2": 24,
+    "910B2C": 24,
+    "910B3": 20,
+    "910B4": 20,
+    "910B4-1": 20,
+    "910A": 32,
+    "910ProA": 32,
+    "910ProB": 30,
+    "910PremiumA": 32,
+    "A3": 24,
+    "310P3": 8,
+    "300I-Duo": 8,
+    "310": 2,
+    "310B1": 2,
+    "950PR": 32,
+}
+# DCMI chip name of an A3 die (npu-smi's Name column shows "Ascend910"): GUESS.
+A3_CHIP_NAME = "910_9391"
+
+
 def model(key):
     try:
         return MODELS[key]

@@ -15,7 +15,7 @@ import re
 import shutil
 import stat
 
-from . import catalog
+from . import catalog, dcmi
 
 STATE_RELPATH = "/var/lib/ascend-sim/state.json"
 SIM_DIR = "/var/lib/ascend-sim"
@@ -105,9 +105,18 @@ def load_state(root=None, required=True):
 
 
 def save_state(state, root=None):
+    """Write the state, and the device view of the simulated libdcmi.so if a driver is there."""
     atomic_write(
         state_path(root), json.dumps(state, indent=2, sort_keys=True) + "\n", 0o644
     )
+    lib_dir = rooted(root, driver_path(root) + "/" + dcmi.LIB_RELPATH)
+    if driver_installed(root) and os.path.isdir(lib_dir):
+        version = _read_kv(rooted(root, driver_path(root) + "/version.info"))
+        atomic_write(
+            os.path.join(lib_dir, dcmi.VIEW_NAME),
+            dcmi.view_text(state, rooted(root, "/dev"), version.get("Version")),
+            0o644,
+        )
 
 
 def build_state(model_key, cards, npu_ids=None, sysfs_root="/sys", factory_fw=None):
@@ -408,10 +417,10 @@ def boot(root=None):
     return state
 
 
-def install_info(root=None):
+def _read_kv(path):
     out = {}
     try:
-        with open(rooted(root, "/etc/ascend_install.info"), encoding="utf-8") as handle:
+        with open(path, encoding="utf-8") as handle:
             for line in handle:
                 if "=" in line:
                     key, value = line.rstrip("\n").split("=", 1)
@@ -419,6 +428,10 @@ def install_info(root=None):
     except OSError:
         pass
     return out
+
+
+def install_info(root=None):
+    return _read_kv(rooted(root, "/etc/ascend_install.info"))
 
 
 def driver_path(root=None):

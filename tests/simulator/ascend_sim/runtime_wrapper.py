@@ -3,12 +3,20 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Simulated ``ascend-docker-runtime``: an OCI runtime wrapper around runc (standalone).
 
-On ``create`` (and ``run``) it reads ASCEND_VISIBLE_DEVICES, ASCEND_RUNTIME_OPTIONS and
-ASCEND_RUNTIME_MOUNTS from the container's process environment in ``<bundle>/config.json``,
-adds the selected ``/dev/davinci<N>`` nodes plus davinci_manager, devmm_svm and hisi_hdc
-(``linux.devices`` and ``linux.resources.devices`` allow rules) and read-only bind mounts of
-the files listed in ``/etc/ascend-docker-runtime.d/<name>.list``, then execs the real runc
-with the original arguments. Every other command goes to runc unchanged.
+On ``create`` (and ``run``) it edits ``<bundle>/config.json``, then execs the real runc with
+the original arguments; every other command goes to runc unchanged. Every container it
+creates gets, like the real one (runtime/process/process.go):
+
+* ``ASCEND_DOCKER_RUNTIME=True`` appended to its environment, NPUs or not;
+* the driver library folders that exist on the host prepended to ``LD_LIBRARY_PATH``;
+* with ``MOUNT_BY_RUNTIME_FOR_DP`` in its environment (the 26.x device-plugin DaemonSet),
+  read-only bind mounts of those of /run/docker.sock, /run/docker, /run/containerd and
+  /var/run/crio/crio.sock that exist on the host.
+
+It reads ASCEND_VISIBLE_DEVICES, ASCEND_RUNTIME_OPTIONS and ASCEND_RUNTIME_MOUNTS from the
+container's environment, adds the selected ``/dev/davinci<N>`` nodes plus davinci_manager,
+devmm_svm and hisi_hdc (``linux.devices`` and ``linux.resources.devices`` allow rules) and
+read-only bind mounts of the files listed in ``/etc/ascend-docker-runtime.d/<name>.list``.
 
 Difference from the real one: the real runtime adds a prestart hook (ascend-docker-hook) that
 mounts devices and files; this one edits the spec directly before runc sees it. It also
@@ -36,6 +44,19 @@ RUNC_FALLBACKS = (
     "/usr/local/bin/runc",
 )
 GLOBAL_OPTIONS_WITH_VALUE = ("--root", "--log", "--log-format", "--criu", "--rootless")
+# Driver library folders, in the order of the device-plugin image's LD_LIBRARY_PATH (GUESS: the
+# order the real runtime prepends them in is not known).
+DRIVER_LIB_DIRS = (
+    "/usr/local/Ascend/driver/lib64",
+    "/usr/local/Ascend/driver/lib64/driver",
+    "/usr/local/Ascend/driver/lib64/common",
+)
+DP_MOUNTS = (
+    "/run/docker.sock",
+    "/run/docker",
+    "/run/containerd",
+    "/var/run/crio/crio.sock",
+)
 NAME_PREFIXES = ("npu", "Ascend910", "Ascend310", "Ascend310B", "Ascend310P")
 RUNTIME_OPTIONS = ("NODRV", "VIRTUAL")
 
@@ -233,19 +254,56 @@ def _device(path):
     }
 
 
+def _bind(spec, source):
+    """Append a read-only bind mount of the host's ``source`` unless one is there already."""
+    mounts = spec.setdefault("mounts", [])
+    if any(m.get("destination") == source for m in mounts):
+        return False
+    mounts.append(
+        {
+            "destination": source,
+            "type": "bind",
+            "source": rooted(source),
+            "options": ["rbind", "ro", "nosuid", "nodev"],
+        }
+    )
+    return True
+
+
+def add_common(spec, env):
+    """What every container gets: env ASCEND_DOCKER_RUNTIME, LD_LIBRARY_PATH, DP mounts."""
+    process = spec.setdefault("process", {})
+    entries = process.setdefault("env", [])
+    entries.append("ASCEND_DOCKER_RUNTIME=True")
+    libs = [d for d in DRIVER_LIB_DIRS if os.path.isdir(rooted(d))]
+    if libs:
+        old = env.get("LD_LIBRARY_PATH")
+        value = ":".join(libs + ([old] if old else []))
+        entries[:] = [e for e in entries if not e.startswith("LD_LIBRARY_PATH=")]
+        entries.append("LD_LIBRARY_PATH=" + value)
+    mounted = []
+    if "MOUNT_BY_RUNTIME_FOR_DP" in env:
+        for source in DP_MOUNTS:
+            if os.path.exists(rooted(source)) and _bind(spec, source):
+                mounted.append(source)
+    return mounted
+
+
 def edit_spec(spec):
-    """Add the Ascend devices and mounts to an OCI spec (dict); return a summary."""
+    """Add the Ascend environment, devices and mounts to an OCI spec (dict); return a summary."""
     env = {}
     for item in (spec.get("process") or {}).get("env") or []:
         if "=" in item:
             key, value = item.split("=", 1)
             env[key] = value
+    common = add_common(spec, env)
+    extra = ", runtime mounts %s" % ",".join(common) if common else ""
     visible = env.get("ASCEND_VISIBLE_DEVICES")
     if visible is None:
-        return "no ASCEND_VISIBLE_DEVICES: unchanged"
+        return "no ASCEND_VISIBLE_DEVICES: no devices" + extra
     ids = parse_visible_devices(visible, available_devices())
     if not ids:
-        return "ASCEND_VISIBLE_DEVICES=%r: no devices" % visible
+        return "ASCEND_VISIBLE_DEVICES=%r: no devices%s" % (visible, extra)
     options = parse_runtime_options(env.get("ASCEND_RUNTIME_OPTIONS"))
     linux = spec.setdefault("linux", {})
     devices = linux.setdefault("devices", [])
@@ -271,7 +329,6 @@ def edit_spec(spec):
         if os.path.isdir(rooted(SIM_STATE_DIR)):
             sources.append(SIM_STATE_DIR)
         allow_links = env.get("ASCEND_ALLOW_LINK", "").lower() == "true"
-        mounts = spec.setdefault("mounts", [])
         for source in sources:
             host = rooted(source)
             if not os.path.exists(host):
@@ -283,18 +340,13 @@ def edit_spec(spec):
                     "skip %s: symbolic link (set ASCEND_ALLOW_LINK=True)" % source,
                 )
                 continue
-            if any(m.get("destination") == source for m in mounts):
-                continue
-            mounts.append(
-                {
-                    "destination": source,
-                    "type": "bind",
-                    "source": host,
-                    "options": ["rbind", "ro", "nosuid", "nodev"],
-                }
-            )
-            mounted.append(source)
-    return "devices %s, mounts %s" % (",".join(paths), ",".join(mounted) or "none")
+            if _bind(spec, source):
+                mounted.append(source)
+    return "devices %s, mounts %s%s" % (
+        ",".join(paths),
+        ",".join(mounted) or "none",
+        extra,
+    )
 
 
 def prepare_bundle(bundle):

@@ -285,6 +285,18 @@ def package_source():
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def install_payload_file(name, path, mode):
+    """Copy ``name`` of the package payload to ``path``; False when the payload has none."""
+    source = os.path.join(package_source(), name)
+    if not os.path.isfile(source):
+        return False
+    full = rooted(path)
+    os.makedirs(os.path.dirname(full), mode=0o755, exist_ok=True)
+    shutil.copyfile(source, full)
+    os.chmod(full, mode)
+    return True
+
+
 def install_uninstaller(script_dir, meta, mode=0o500, extra_args=""):
     """<script_dir>/uninstall.sh plus the copy of the simulator it runs."""
     sim_dir = script_dir + "/sim"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from .. import catalog, hardware
+from .. import catalog, dcmi, hardware
 from . import common
 
 FLAGS = (
@@ -167,6 +167,10 @@ def install(meta, opts, log):
     log.info("upgradePercentage:40%")
     for lib in LIBS:
         common.write("%s/%s" % (driver_dir, lib), "# ascend-sim stub library\n", 0o444)
+    # The simulated DCMI library (packages of the build host's architecture carry one).
+    common.install_payload_file(
+        dcmi.PAYLOAD_NAME, driver_dir + "/lib64/driver/libdcmi.so", 0o444
+    )
     common.write(
         driver_dir + "/include/dsmi_common_interface.h", "/* ascend-sim */\n", 0o444
     )
