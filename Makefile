@@ -17,8 +17,6 @@ export ANSIBLE_CONFIG := $(ROOT)/ansible.cfg
 # The node image by its content tag, not :latest: two checkouts on one machine (or an older
 # image) can never hand a scenario the wrong image.
 export CUBESTUDIO_NODE_IMAGE ?= $(shell tools/bootstrap.sh image-name)
-# Go module and build caches of the test fixtures (tools/gobuild.sh), kept between runs.
-export GO_CACHE ?= $(ROOT)/.build/go
 MOLECULE_ARGS ?=
 SCENARIO ?=
 # Go module and build caches of tools/gobuild.sh and the Go tests (kept between runs).
