@@ -89,11 +89,13 @@ hash_of() { sha256sum "$@" | sha256sum | cut -c1-12; }
 step_venv() {
   local stamp="$VENV/.cubestudio-stamp"
   local want
-  want="$(hash_of requirements.txt constraints.txt tools/bootstrap.sh)"
+  command -v "$PYTHON" >/dev/null || PYTHON=python3
+  # The venv depends on the pins and the interpreter, not on the rest of this script (an edit
+  # to the node image's package list must not rebuild a venv others are using).
+  want="$( (cat requirements.txt constraints.txt; "$PYTHON" --version 2>&1) | sha256sum | cut -c1-12)"
   if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
     return 0
   fi
-  command -v "$PYTHON" >/dev/null || PYTHON=python3
   log "creating $VENV with $($PYTHON --version)"
   rm -rf "$VENV"
   "$PYTHON" -m venv "$VENV"
