@@ -54,9 +54,15 @@ KUBERNETES_VERSION = "v1.34.4"
 SERVICE_CIDR = "10.96.0.0/16"
 KUBERNETES_SERVICE_IP = "10.96.0.1"
 CLUSTER_CIDR = "10.244.0.0/16"
-NODE_IMAGE = os.environ.get("CUBESTUDIO_NODE_IMAGE") or subprocess.run(
-    [os.path.join(ROOT, "tools", "bootstrap.sh"), "image-name"], stdout=subprocess.PIPE, check=True, text=True
-).stdout.strip()
+NODE_IMAGE = (
+    os.environ.get("CUBESTUDIO_NODE_IMAGE")
+    or subprocess.run(
+        [os.path.join(ROOT, "tools", "bootstrap.sh"), "image-name"],
+        stdout=subprocess.PIPE,
+        check=True,
+        text=True,
+    ).stdout.strip()
+)
 os.environ["CUBESTUDIO_NODE_IMAGE"] = NODE_IMAGE
 # Inside every node container, the checkout's .build folder (extensions/molecule/config.yml).
 NODE_BUILD = "/opt/cubestudio-build"
@@ -102,7 +108,9 @@ def run(argv, check=True, input_data=None, capture=True, timeout=300):
     )
     if check and proc.returncode != 0:
         err = proc.stderr.decode(errors="replace").strip() if capture else ""
-        raise BedError("%s failed (rc %d): %s" % (shlex.join(argv), proc.returncode, err))
+        raise BedError(
+            "%s failed (rc %d): %s" % (shlex.join(argv), proc.returncode, err)
+        )
     return proc
 
 
@@ -112,13 +120,27 @@ def docker(*args, **kwargs):
 
 def dexec(container, script, check=True, timeout=300):
     """Run a shell script in a node container; returns stdout (text)."""
-    proc = docker("exec", "-i", container, "/bin/sh", "-eu", "-s", check=False,
-                  input_data=script.encode(), timeout=timeout)
+    proc = docker(
+        "exec",
+        "-i",
+        container,
+        "/bin/sh",
+        "-eu",
+        "-s",
+        check=False,
+        input_data=script.encode(),
+        timeout=timeout,
+    )
     out = proc.stdout.decode(errors="replace")
     if check and proc.returncode != 0:
         raise BedError(
             "in %s: script failed (rc %d)\n%s\n%s"
-            % (container, proc.returncode, out[-2000:], proc.stderr.decode(errors="replace")[-2000:])
+            % (
+                container,
+                proc.returncode,
+                out[-2000:],
+                proc.stderr.decode(errors="replace")[-2000:],
+            )
         )
     return out
 
@@ -131,7 +153,9 @@ def molecule_platform():
     """The node container definition of extensions/molecule/config.yml (one source of truth)."""
     import yaml  # the venv's PyYAML (ansible's dependency)
 
-    with open(os.path.join(ROOT, "extensions", "molecule", "config.yml"), encoding="utf-8") as handle:
+    with open(
+        os.path.join(ROOT, "extensions", "molecule", "config.yml"), encoding="utf-8"
+    ) as handle:
         return yaml.safe_load(handle)["platforms"][0]
 
 
@@ -149,7 +173,13 @@ def expand(text):
 def node_run_args(name):
     """`docker run` arguments of a node named `name`, from the molecule platform."""
     spec = molecule_platform()
-    args = ["--name", name, "--hostname", name, "--cgroupns=%s" % spec.get("cgroupns_mode", "private")]
+    args = [
+        "--name",
+        name,
+        "--hostname",
+        name,
+        "--cgroupns=%s" % spec.get("cgroupns_mode", "private"),
+    ]
     for cap in spec.get("capabilities", []):
         args += ["--cap-add", cap]
     for opt in spec.get("security_opts", []):
@@ -160,16 +190,26 @@ def node_run_args(name):
         args += ["--tmpfs", mount]
     for volume in spec.get("volumes", []):
         args += ["-v", expand(volume)]
-    return args + [expand(spec.get("image", NODE_IMAGE))] + spec.get("command", "/lib/systemd/systemd").split()
+    return (
+        args
+        + [expand(spec.get("image", NODE_IMAGE))]
+        + spec.get("command", "/lib/systemd/systemd").split()
+    )
 
 
 class Bed:
     def __init__(self, name=None, directory=None, subnet=None):
         ident = checkout_id()
         self.name = name or os.environ.get("BED_NAME") or "cubestudio-bed-" + ident[:6]
-        self.dir = directory or os.environ.get("BED_DIR") or os.path.join(ROOT, ".build", "cluster")
+        self.dir = (
+            directory
+            or os.environ.get("BED_DIR")
+            or os.path.join(ROOT, ".build", "cluster")
+        )
         default_subnet = "172.31.%d.0/24" % (int(ident[6:8], 16))
-        self.subnet = ipaddress.ip_network(subnet or os.environ.get("BED_SUBNET") or default_subnet)
+        self.subnet = ipaddress.ip_network(
+            subnet or os.environ.get("BED_SUBNET") or default_subnet
+        )
         self.network = self.name
         self.control_plane = self.name + "-control-plane"
         self.cp_ip = str(self.subnet.network_address + 2)
@@ -191,13 +231,25 @@ class Bed:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def kubectl(self, *args, check=True, input_data=None, timeout=120):
-        proc = run([self.kube, "kubectl", "--kubeconfig", self.kubeconfig] + list(args),
-                   check=check, input_data=input_data, timeout=timeout)
+        proc = run(
+            [self.kube, "kubectl", "--kubeconfig", self.kubeconfig] + list(args),
+            check=check,
+            input_data=input_data,
+            timeout=timeout,
+        )
         return proc.stdout.decode(errors="replace")
 
     def need_binaries(self):
-        missing = [p for p in (self.kube, self.build_path("k8s/bin/pause"), self.build_path("cni/bin/bridge"))
-                   if not os.path.exists(p)]
+        missing = [
+            p
+            for p in (
+                self.kube,
+                self.build_path("k8s/bin/pause"),
+                self.build_path("k8s/bin/crictl"),
+                self.build_path("cni/bin/bridge"),
+            )
+            if not os.path.exists(p)
+        ]
         if missing:
             raise BedError("not built: %s (run `make k8s`)" % ", ".join(missing))
 
@@ -234,19 +286,33 @@ class Bed:
 
     def write_pki(self):
         pki = self.pki()
-        sans = [self.cp_ip, "127.0.0.1", KUBERNETES_SERVICE_IP, "localhost", self.control_plane,
-                "kubernetes", "kubernetes.default", "kubernetes.default.svc",
-                "kubernetes.default.svc.cluster.local"]
+        sans = [
+            self.cp_ip,
+            "127.0.0.1",
+            KUBERNETES_SERVICE_IP,
+            "localhost",
+            self.control_plane,
+            "kubernetes",
+            "kubernetes.default",
+            "kubernetes.default.svc",
+            "kubernetes.default.svc.cluster.local",
+        ]
         pki.issue("apiserver", "kube-apiserver", server_names=sans, client=False)
-        pki.issue("apiserver-kubelet-client", "kube-apiserver-kubelet-client", "system:masters")
+        pki.issue(
+            "apiserver-kubelet-client",
+            "kube-apiserver-kubelet-client",
+            "system:masters",
+        )
         pki.issue("admin", "kubernetes-admin", "system:masters")
         pki.issue("controller-manager", "system:kube-controller-manager")
         pki.issue("scheduler", "system:kube-scheduler")
         pki.issue("kube-proxy", "system:kube-proxy", "system:node-proxier")
         pki.service_account_keys()
         local = "https://127.0.0.1:6443"
-        for user, cert in (("system:kube-controller-manager", "controller-manager"),
-                           ("system:kube-scheduler", "scheduler")):
+        for user, cert in (
+            ("system:kube-controller-manager", "controller-manager"),
+            ("system:kube-scheduler", "scheduler"),
+        ):
             path = pki.path(cert + ".conf")
             if not os.path.exists(path):
                 with open(path, "w", encoding="utf-8") as handle:
@@ -261,47 +327,74 @@ class Bed:
         k = "/opt/cubestudio-k8s/kube"
         p = "/etc/kubernetes/pki"
         components = [
-            ("etcd", [
-                "--name=testbed", "--data-dir=/var/lib/etcd",
-                "--listen-client-urls=http://127.0.0.1:2379",
-                "--advertise-client-urls=http://127.0.0.1:2379",
-                "--listen-peer-urls=http://127.0.0.1:2380",
-                "--initial-advertise-peer-urls=http://127.0.0.1:2380",
-                "--initial-cluster=testbed=http://127.0.0.1:2380",
-                "--listen-metrics-urls=http://127.0.0.1:2381",
-                "--quota-backend-bytes=268435456", "--log-level=warn",
-            ]),
-            ("kube-apiserver", [
-                "--etcd-servers=http://127.0.0.1:2379",
-                "--advertise-address=" + self.cp_ip, "--bind-address=0.0.0.0", "--secure-port=6443",
-                "--service-cluster-ip-range=" + SERVICE_CIDR,
-                "--client-ca-file=%s/ca.crt" % p,
-                "--tls-cert-file=%s/apiserver.crt" % p, "--tls-private-key-file=%s/apiserver.key" % p,
-                "--kubelet-client-certificate=%s/apiserver-kubelet-client.crt" % p,
-                "--kubelet-client-key=%s/apiserver-kubelet-client.key" % p,
-                "--kubelet-preferred-address-types=InternalIP",
-                "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-                "--service-account-key-file=%s/sa.pub" % p,
-                "--service-account-signing-key-file=%s/sa.key" % p,
-                "--authorization-mode=Node,RBAC", "--enable-admission-plugins=NodeRestriction",
-                "--allow-privileged=true", "--profiling=false", "--v=1",
-            ]),
-            ("kube-controller-manager", [
-                "--kubeconfig=%s/controller-manager.conf" % p,
-                "--authentication-kubeconfig=%s/controller-manager.conf" % p,
-                "--authorization-kubeconfig=%s/controller-manager.conf" % p,
-                "--bind-address=127.0.0.1", "--leader-elect=false",
-                "--service-account-private-key-file=%s/sa.key" % p,
-                "--root-ca-file=%s/ca.crt" % p, "--use-service-account-credentials=true",
-                "--cluster-signing-cert-file=%s/ca.crt" % p, "--cluster-signing-key-file=%s/ca.key" % p,
-                "--profiling=false", "--v=1",
-            ]),
-            ("kube-scheduler", [
-                "--kubeconfig=%s/scheduler.conf" % p,
-                "--authentication-kubeconfig=%s/scheduler.conf" % p,
-                "--authorization-kubeconfig=%s/scheduler.conf" % p,
-                "--bind-address=127.0.0.1", "--leader-elect=false", "--profiling=false", "--v=1",
-            ]),
+            (
+                "etcd",
+                [
+                    "--name=testbed",
+                    "--data-dir=/var/lib/etcd",
+                    "--listen-client-urls=http://127.0.0.1:2379",
+                    "--advertise-client-urls=http://127.0.0.1:2379",
+                    "--listen-peer-urls=http://127.0.0.1:2380",
+                    "--initial-advertise-peer-urls=http://127.0.0.1:2380",
+                    "--initial-cluster=testbed=http://127.0.0.1:2380",
+                    "--listen-metrics-urls=http://127.0.0.1:2381",
+                    "--quota-backend-bytes=268435456",
+                    "--log-level=warn",
+                ],
+            ),
+            (
+                "kube-apiserver",
+                [
+                    "--etcd-servers=http://127.0.0.1:2379",
+                    "--advertise-address=" + self.cp_ip,
+                    "--bind-address=0.0.0.0",
+                    "--secure-port=6443",
+                    "--service-cluster-ip-range=" + SERVICE_CIDR,
+                    "--client-ca-file=%s/ca.crt" % p,
+                    "--tls-cert-file=%s/apiserver.crt" % p,
+                    "--tls-private-key-file=%s/apiserver.key" % p,
+                    "--kubelet-client-certificate=%s/apiserver-kubelet-client.crt" % p,
+                    "--kubelet-client-key=%s/apiserver-kubelet-client.key" % p,
+                    "--kubelet-preferred-address-types=InternalIP",
+                    "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+                    "--service-account-key-file=%s/sa.pub" % p,
+                    "--service-account-signing-key-file=%s/sa.key" % p,
+                    "--authorization-mode=Node,RBAC",
+                    "--enable-admission-plugins=NodeRestriction",
+                    "--allow-privileged=true",
+                    "--profiling=false",
+                    "--v=1",
+                ],
+            ),
+            (
+                "kube-controller-manager",
+                [
+                    "--kubeconfig=%s/controller-manager.conf" % p,
+                    "--authentication-kubeconfig=%s/controller-manager.conf" % p,
+                    "--authorization-kubeconfig=%s/controller-manager.conf" % p,
+                    "--bind-address=127.0.0.1",
+                    "--leader-elect=false",
+                    "--service-account-private-key-file=%s/sa.key" % p,
+                    "--root-ca-file=%s/ca.crt" % p,
+                    "--use-service-account-credentials=true",
+                    "--cluster-signing-cert-file=%s/ca.crt" % p,
+                    "--cluster-signing-key-file=%s/ca.key" % p,
+                    "--profiling=false",
+                    "--v=1",
+                ],
+            ),
+            (
+                "kube-scheduler",
+                [
+                    "--kubeconfig=%s/scheduler.conf" % p,
+                    "--authentication-kubeconfig=%s/scheduler.conf" % p,
+                    "--authorization-kubeconfig=%s/scheduler.conf" % p,
+                    "--bind-address=127.0.0.1",
+                    "--leader-elect=false",
+                    "--profiling=false",
+                    "--v=1",
+                ],
+            ),
         ]
         lines = [
             "set -u",
@@ -310,7 +403,10 @@ class Bed:
             "trap 'kill 0' EXIT",
         ]
         for name, flags in components:
-            lines.append("%s %s %s >>/var/log/kube/%s.log 2>&1 &" % (k, name, " ".join(flags), name))
+            lines.append(
+                "%s %s %s >>/var/log/kube/%s.log 2>&1 &"
+                % (k, name, " ".join(flags), name)
+            )
             if name == "kube-apiserver":
                 lines.append(
                     "for i in $(seq 1 120); do "
@@ -318,27 +414,57 @@ class Bed:
                     "&& break; sleep 1; done" % (k, p)
                 )
         lines.append("wait -n")
-        lines.append("echo 'a control-plane component exited; see /var/log/kube/*.log' >&2")
+        lines.append(
+            "echo 'a control-plane component exited; see /var/log/kube/*.log' >&2"
+        )
         lines.append("exit 1")
         return "\n".join(lines) + "\n"
 
     def start_control_plane(self):
-        state = docker("container", "inspect", "-f", "{{.State.Running}}", self.control_plane, check=False)
+        state = docker(
+            "container",
+            "inspect",
+            "-f",
+            "{{.State.Running}}",
+            self.control_plane,
+            check=False,
+        )
         if state.returncode == 0 and state.stdout.decode().strip() == "true":
             return False
         if state.returncode == 0:
             docker("rm", "-f", "-v", self.control_plane)
-        log("starting the control plane %s at %s (etcd, kube-apiserver, kube-controller-manager, "
-            "kube-scheduler %s)" % (self.control_plane, self.cp_ip, KUBERNETES_VERSION))
+        log(
+            "starting the control plane %s at %s (etcd, kube-apiserver, kube-controller-manager, "
+            "kube-scheduler %s)" % (self.control_plane, self.cp_ip, KUBERNETES_VERSION)
+        )
         docker(
-            "run", "-d", "--name", self.control_plane, "--hostname", "control-plane",
-            "--network", self.network, "--ip", self.cp_ip,
-            "--restart", "on-failure:5",
-            "--tmpfs", "/var/lib/etcd:rw,mode=700", "--tmpfs", "/tmp",
-            "-v", "%s:/opt/cubestudio-k8s:ro" % os.path.dirname(self.kube),
-            "-v", "%s:/etc/kubernetes/pki:ro" % os.path.join(self.dir, "pki"),
-            "--label", "cubestudio.testbed=" + self.name,
-            "--entrypoint", "/bin/bash", NODE_IMAGE, "-c", self.control_plane_script(),
+            "run",
+            "-d",
+            "--name",
+            self.control_plane,
+            "--hostname",
+            "control-plane",
+            "--network",
+            self.network,
+            "--ip",
+            self.cp_ip,
+            "--restart",
+            "on-failure:5",
+            "--tmpfs",
+            "/var/lib/etcd:rw,mode=700",
+            "--tmpfs",
+            "/tmp",
+            "-v",
+            "%s:/opt/cubestudio-k8s:ro" % os.path.dirname(self.kube),
+            "-v",
+            "%s:/etc/kubernetes/pki:ro" % os.path.join(self.dir, "pki"),
+            "--label",
+            "cubestudio.testbed=" + self.name,
+            "--entrypoint",
+            "/bin/bash",
+            NODE_IMAGE,
+            "-c",
+            self.control_plane_script(),
         )
         return True
 
@@ -346,15 +472,35 @@ class Bed:
         deadline = time.time() + timeout
         last = ""
         while time.time() < deadline:
-            proc = run([self.kube, "kubectl", "--kubeconfig", self.kubeconfig, "get", "--raw", "/readyz"],
-                       check=False, timeout=20)
+            proc = run(
+                [
+                    self.kube,
+                    "kubectl",
+                    "--kubeconfig",
+                    self.kubeconfig,
+                    "get",
+                    "--raw",
+                    "/readyz",
+                ],
+                check=False,
+                timeout=20,
+            )
             if proc.returncode == 0:
                 return
             last = proc.stderr.decode(errors="replace").strip()
             time.sleep(1)
-        logs = docker("exec", self.control_plane, "sh", "-c", "tail -n 20 /var/log/kube/*.log", check=False)
-        raise BedError("the API server did not become ready within %d s: %s\n%s"
-                       % (timeout, last, logs.stdout.decode(errors="replace")))
+        logs = docker(
+            "exec",
+            self.control_plane,
+            "sh",
+            "-c",
+            "tail -n 20 /var/log/kube/*.log",
+            check=False,
+        )
+        raise BedError(
+            "the API server did not become ready within %d s: %s\n%s"
+            % (timeout, last, logs.stdout.decode(errors="replace"))
+        )
 
     def up_control_plane(self):
         self.need_binaries()
@@ -364,7 +510,10 @@ class Bed:
             started = self.start_control_plane()
         self.wait_api()
         if started:
-            log("API server ready; admin kubeconfig: %s" % os.path.relpath(self.kubeconfig, ROOT))
+            log(
+                "API server ready; admin kubeconfig: %s"
+                % os.path.relpath(self.kubeconfig, ROOT)
+            )
 
     # ------------------------------------------------------------------ nodes
 
@@ -373,7 +522,9 @@ class Bed:
         if os.path.isdir(self.nodes_dir):
             for entry in sorted(os.listdir(self.nodes_dir)):
                 if entry.endswith(".json"):
-                    with open(os.path.join(self.nodes_dir, entry), encoding="utf-8") as handle:
+                    with open(
+                        os.path.join(self.nodes_dir, entry), encoding="utf-8"
+                    ) as handle:
                         record = json.load(handle)
                     out[record["node"]] = record
         return out
@@ -385,12 +536,22 @@ class Bed:
         used_ips = {r["ip"] for r in records.values()}
         used_idx = {r["index"] for r in records.values()}
         index = next(i for i in range(1, 200) if i not in used_idx)
-        ip = next(str(self.subnet.network_address + i) for i in range(10, 250)
-                  if str(self.subnet.network_address + i) not in used_ips)
-        record = {"node": node, "container": container, "ip": ip, "index": index,
-                  "pod_subnet": "10.244.%d.0/24" % index}
+        ip = next(
+            str(self.subnet.network_address + i)
+            for i in range(10, 250)
+            if str(self.subnet.network_address + i) not in used_ips
+        )
+        record = {
+            "node": node,
+            "container": container,
+            "ip": ip,
+            "index": index,
+            "pod_subnet": "10.244.%d.0/24" % index,
+        }
         os.makedirs(self.nodes_dir, exist_ok=True)
-        with open(os.path.join(self.nodes_dir, node + ".json"), "w", encoding="utf-8") as handle:
+        with open(
+            os.path.join(self.nodes_dir, node + ".json"), "w", encoding="utf-8"
+        ) as handle:
             json.dump(record, handle, indent=2, sort_keys=True)
         return record
 
@@ -401,86 +562,100 @@ class Bed:
         pki.issue("node-" + node, "system:node:" + node, "system:nodes")
         with open(pki.ca_crt, encoding="ascii") as handle:
             ca = handle.read()
-        kubelet_config = "\n".join([
-            "apiVersion: kubelet.config.k8s.io/v1beta1",
-            "kind: KubeletConfiguration",
-            "authentication:",
-            "  anonymous: {enabled: false}",
-            "  webhook: {enabled: true}",
-            "  x509: {clientCAFile: /etc/kubernetes/pki/ca.crt}",
-            "authorization: {mode: Webhook}",
-            "containerRuntimeEndpoint: unix:///run/containerd/containerd.sock",
-            "cgroupDriver: cgroupfs",
-            # The node is a container: no QoS cgroup tree, no node-allocatable enforcement, no
-            # swap check, no eviction on the machine-wide disk the container shares.
-            "cgroupsPerQOS: false",
-            "enforceNodeAllocatable: []",
-            "failSwapOn: false",
-            "localStorageCapacityIsolation: false",
-            "evictionHard: {memory.available: '0%', nodefs.available: '0%', imagefs.available: '0%'}",
-            "imageGCHighThresholdPercent: 100",
-            "imageGCLowThresholdPercent: 99",
-            "serializeImagePulls: false",
-            "resolvConf: /etc/resolv.conf",
-            "rotateCertificates: false",
-            "serverTLSBootstrap: false",
-            "",
-        ])
-        unit = "\n".join([
-            "[Unit]",
-            "Description=kubelet: The Kubernetes Node Agent (cubestudio test bed, %s)" % KUBERNETES_VERSION,
-            "Documentation=https://kubernetes.io/docs/",
-            "Wants=network-online.target containerd.service",
-            "After=network-online.target containerd.service",
-            "",
-            "[Service]",
-            "ExecStart=/usr/bin/kubelet",
-            "Restart=always",
-            "StartLimitInterval=0",
-            "RestartSec=2",
-            "",
-            "[Install]",
-            "WantedBy=multi-user.target",
-            "",
-        ])
-        dropin = "\n".join([
-            "[Service]",
-            'Environment="KUBELET_KUBECONFIG_ARGS=--kubeconfig=/etc/kubernetes/kubelet.conf"',
-            'Environment="KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml"',
-            "EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env",
-            "EnvironmentFile=-/etc/default/kubelet",
-            "ExecStart=",
-            "ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS "
-            "$KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS",
-            "",
-        ])
-        flags = 'KUBELET_KUBEADM_ARGS="--node-ip=%s --hostname-override=%s"\n' % (record["ip"], node)
-        proxy_config = "\n".join([
-            "apiVersion: kubeproxy.config.k8s.io/v1alpha1",
-            "kind: KubeProxyConfiguration",
-            "clientConnection: {kubeconfig: /var/lib/kube-proxy/kubeconfig.conf}",
-            "mode: iptables",
-            "clusterCIDR: " + CLUSTER_CIDR,
-            "hostnameOverride: " + node,
-            # Global sysctls a container cannot write: leave them as they are.
-            "conntrack: {maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s}",
-            "iptables: {localhostNodePorts: false}",
-            "",
-        ])
-        proxy_unit = "\n".join([
-            "[Unit]",
-            "Description=kube-proxy (cubestudio test bed, %s)" % KUBERNETES_VERSION,
-            "After=network-online.target",
-            "",
-            "[Service]",
-            "ExecStart=/usr/bin/kube-proxy --config=/var/lib/kube-proxy/config.conf",
-            "Restart=always",
-            "RestartSec=2",
-            "",
-            "[Install]",
-            "WantedBy=multi-user.target",
-            "",
-        ])
+        kubelet_config = "\n".join(
+            [
+                "apiVersion: kubelet.config.k8s.io/v1beta1",
+                "kind: KubeletConfiguration",
+                "authentication:",
+                "  anonymous: {enabled: false}",
+                "  webhook: {enabled: true}",
+                "  x509: {clientCAFile: /etc/kubernetes/pki/ca.crt}",
+                "authorization: {mode: Webhook}",
+                "containerRuntimeEndpoint: unix:///run/containerd/containerd.sock",
+                "cgroupDriver: cgroupfs",
+                # The node is a container: no QoS cgroup tree, no node-allocatable enforcement, no
+                # swap check, no eviction on the machine-wide disk the container shares.
+                "cgroupsPerQOS: false",
+                "enforceNodeAllocatable: []",
+                "failSwapOn: false",
+                "localStorageCapacityIsolation: false",
+                "evictionHard: {memory.available: '0%', nodefs.available: '0%', imagefs.available: '0%'}",
+                "imageGCHighThresholdPercent: 100",
+                "imageGCLowThresholdPercent: 99",
+                "serializeImagePulls: false",
+                "resolvConf: /etc/resolv.conf",
+                "rotateCertificates: false",
+                "serverTLSBootstrap: false",
+                "",
+            ]
+        )
+        unit = "\n".join(
+            [
+                "[Unit]",
+                "Description=kubelet: The Kubernetes Node Agent (cubestudio test bed, %s)"
+                % KUBERNETES_VERSION,
+                "Documentation=https://kubernetes.io/docs/",
+                "Wants=network-online.target containerd.service",
+                "After=network-online.target containerd.service",
+                "",
+                "[Service]",
+                "ExecStart=/usr/bin/kubelet",
+                "Restart=always",
+                "StartLimitInterval=0",
+                "RestartSec=2",
+                "",
+                "[Install]",
+                "WantedBy=multi-user.target",
+                "",
+            ]
+        )
+        dropin = "\n".join(
+            [
+                "[Service]",
+                'Environment="KUBELET_KUBECONFIG_ARGS=--kubeconfig=/etc/kubernetes/kubelet.conf"',
+                'Environment="KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml"',
+                "EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env",
+                "EnvironmentFile=-/etc/default/kubelet",
+                "ExecStart=",
+                "ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS "
+                "$KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS",
+                "",
+            ]
+        )
+        flags = 'KUBELET_KUBEADM_ARGS="--node-ip=%s --hostname-override=%s"\n' % (
+            record["ip"],
+            node,
+        )
+        proxy_config = "\n".join(
+            [
+                "apiVersion: kubeproxy.config.k8s.io/v1alpha1",
+                "kind: KubeProxyConfiguration",
+                "clientConnection: {kubeconfig: /var/lib/kube-proxy/kubeconfig.conf}",
+                "mode: iptables",
+                "clusterCIDR: " + CLUSTER_CIDR,
+                "hostnameOverride: " + node,
+                # Global sysctls a container cannot write: leave them as they are.
+                "conntrack: {maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s}",
+                "iptables: {localhostNodePorts: false}",
+                "",
+            ]
+        )
+        proxy_unit = "\n".join(
+            [
+                "[Unit]",
+                "Description=kube-proxy (cubestudio test bed, %s)" % KUBERNETES_VERSION,
+                "After=network-online.target",
+                "",
+                "[Service]",
+                "ExecStart=/usr/bin/kube-proxy --config=/var/lib/kube-proxy/config.conf",
+                "Restart=always",
+                "RestartSec=2",
+                "",
+                "[Install]",
+                "WantedBy=multi-user.target",
+                "",
+            ]
+        )
         cni = {
             "cniVersion": "1.0.0",
             "name": "testbed",
@@ -502,15 +677,26 @@ class Bed:
         }
         return {
             "etc/kubernetes/pki/ca.crt": (ca, 0o644),
-            "etc/kubernetes/kubelet.conf": (pki.kubeconfig(self.server, "system:node:" + node, "node-" + node), 0o600),
+            "etc/kubernetes/kubelet.conf": (
+                pki.kubeconfig(self.server, "system:node:" + node, "node-" + node),
+                0o600,
+            ),
             "var/lib/kubelet/config.yaml": (kubelet_config, 0o644),
             "var/lib/kubelet/kubeadm-flags.env": (flags, 0o644),
             "etc/systemd/system/kubelet.service": (unit, 0o644),
             "etc/systemd/system/kubelet.service.d/10-kubeadm.conf": (dropin, 0o644),
-            "var/lib/kube-proxy/kubeconfig.conf": (pki.kubeconfig(self.server, "system:kube-proxy", "kube-proxy"), 0o600),
+            "var/lib/kube-proxy/kubeconfig.conf": (
+                pki.kubeconfig(self.server, "system:kube-proxy", "kube-proxy"),
+                0o600,
+            ),
             "var/lib/kube-proxy/config.conf": (proxy_config, 0o644),
             "etc/systemd/system/kube-proxy.service": (proxy_unit, 0o644),
-            "etc/cni/net.d/10-testbed.conflist": (json.dumps(cni, indent=2) + "\n", 0o644),
+            "etc/cni/net.d/10-testbed.conflist": (
+                json.dumps(cni, indent=2) + "\n",
+                0o644,
+            ),
+            "usr/local/sbin/cubestudio-cgroup-v1": (CGROUP_V1_SCRIPT, 0o755),
+            "etc/systemd/system/cubestudio-cgroup-v1.service": (CGROUP_V1_UNIT, 0o644),
         }
 
     def ensure_images(self):
@@ -521,7 +707,9 @@ class Bed:
         os.makedirs(out_dir, exist_ok=True)
         pause_bin = self.build_path("k8s/bin/pause")
         pause_tar = os.path.join(out_dir, "pause.tar")
-        if not os.path.exists(pause_tar) or os.path.getmtime(pause_tar) < os.path.getmtime(pause_bin):
+        if not os.path.exists(pause_tar) or os.path.getmtime(
+            pause_tar
+        ) < os.path.getmtime(pause_bin):
             rootfs = os.path.join(out_dir, "pause-rootfs.tar")
             with tarfile.open(rootfs, "w") as archive:
                 info = archive.gettarinfo(pause_bin, "pause")
@@ -531,14 +719,20 @@ class Bed:
                 with open(pause_bin, "rb") as handle:
                     archive.addfile(info, handle)
             with open(pause_tar + ".tmp", "wb") as out:
-                oci_archive.write_archive(out, rootfs, [(n, ["/pause"]) for n in PAUSE_NAMES])
+                oci_archive.write_archive(
+                    out, rootfs, [(n, ["/pause"]) for n in PAUSE_NAMES]
+                )
             os.replace(pause_tar + ".tmp", pause_tar)
             os.unlink(rootfs)
         workload_src = self.build_path("images/workload.tar")
         workload_tar = os.path.join(out_dir, "workload.tar")
-        if not os.path.exists(workload_tar) or os.path.getmtime(workload_tar) < os.path.getmtime(workload_src):
+        if not os.path.exists(workload_tar) or os.path.getmtime(
+            workload_tar
+        ) < os.path.getmtime(workload_src):
             with open(workload_tar + ".tmp", "wb") as out:
-                oci_archive.write_archive(out, os.path.realpath(workload_src), [(WORKLOAD_IMAGE, [])])
+                oci_archive.write_archive(
+                    out, os.path.realpath(workload_src), [(WORKLOAD_IMAGE, [])]
+                )
             os.replace(workload_tar + ".tmp", workload_tar)
 
     def join(self, container, node=None, wait=True):
@@ -547,9 +741,17 @@ class Bed:
         self.ensure_images()
         with self.lock():
             record = self._allocate(node, container)
-            nets = docker("container", "inspect", "-f", "{{json .NetworkSettings.Networks}}", container).stdout
+            nets = docker(
+                "container",
+                "inspect",
+                "-f",
+                "{{json .NetworkSettings.Networks}}",
+                container,
+            ).stdout
             if self.network not in json.loads(nets):
-                docker("network", "connect", "--ip", record["ip"], self.network, container)
+                docker(
+                    "network", "connect", "--ip", record["ip"], self.network, container
+                )
             files = self.node_files(record)
         buf = io.BytesIO()
         with tarfile.open(fileobj=buf, mode="w") as archive:
@@ -558,9 +760,15 @@ class Bed:
                 info = tarfile.TarInfo(path)
                 info.size, info.mode, info.mtime = len(data), mode, int(time.time())
                 archive.addfile(info, io.BytesIO(data))
-        dexec(container, "mkdir -p /etc/kubernetes/pki /var/lib/kubelet /var/lib/kube-proxy /etc/cni/net.d")
+        dexec(
+            container,
+            "mkdir -p /etc/kubernetes/pki /var/lib/kubelet /var/lib/kube-proxy /etc/cni/net.d",
+        )
         docker("cp", "-", "%s:/" % container, input_data=buf.getvalue())
-        log("joining %s (container %s, %s) to %s" % (node, container, record["ip"], self.name))
+        log(
+            "joining %s (container %s, %s) to %s"
+            % (node, container, record["ip"], self.name)
+        )
         dexec(container, JOIN_SCRIPT.replace("@BUILD@", NODE_BUILD), timeout=600)
         if wait:
             self.wait_ready(node)
@@ -569,72 +777,156 @@ class Bed:
     def wait_ready(self, node, timeout=240):
         deadline = time.time() + timeout
         while time.time() < deadline:
-            out = self.kubectl("get", "node", node, "-o",
-                               "jsonpath={.status.conditions[?(@.type=='Ready')].status}", check=False)
+            out = self.kubectl(
+                "get",
+                "node",
+                node,
+                "-o",
+                "jsonpath={.status.conditions[?(@.type=='Ready')].status}",
+                check=False,
+            )
             if out.strip() == "True":
                 return
             time.sleep(2)
         record = self.node_records().get(node, {})
-        tail = dexec(record.get("container", node), "journalctl -u kubelet --no-pager -n 40 || true", check=False)
-        raise BedError("node %s is not Ready after %d s; kubelet's last lines:\n%s" % (node, timeout, tail))
+        tail = dexec(
+            record.get("container", node),
+            "journalctl -u kubelet --no-pager -n 40 || true",
+            check=False,
+        )
+        raise BedError(
+            "node %s is not Ready after %d s; kubelet's last lines:\n%s"
+            % (node, timeout, tail)
+        )
 
     def leave(self, container):
-        records = [r for r in self.node_records().values() if r["container"] == container]
+        records = [
+            r for r in self.node_records().values() if r["container"] == container
+        ]
         for record in records:
             if os.path.exists(self.kubeconfig):
-                self.kubectl("delete", "node", record["node"], "--ignore-not-found", "--wait=false", check=False)
+                self.kubectl(
+                    "delete",
+                    "node",
+                    record["node"],
+                    "--ignore-not-found",
+                    "--wait=false",
+                    check=False,
+                )
             os.unlink(os.path.join(self.nodes_dir, record["node"] + ".json"))
 
     def create_node(self, name, model, cards):
         if docker("container", "inspect", name, check=False).returncode != 0:
-            log("creating the simulated Ascend node %s (%d x %s)" % (name, cards, model))
-            docker("run", "-d", "--label", "cubestudio.testbed=" + self.name, *node_run_args(name))
+            log(
+                "creating the simulated Ascend node %s (%d x %s)" % (name, cards, model)
+            )
+            docker(
+                "run",
+                "-d",
+                "--label",
+                "cubestudio.testbed=" + self.name,
+                *node_run_args(name),
+            )
         dexec(name, BOOT_WAIT_SCRIPT, timeout=120)
-        dexec(name, "test -f /var/lib/ascend-sim/state.json || /opt/ascend-sim/bin/ascend-sim hw-init "
-              "--model %s --cards %d --sysfs-root /var/lib/ascend-sim/sys >/dev/null" % (model, cards))
+        dexec(
+            name,
+            "test -f /var/lib/ascend-sim/state.json || /opt/ascend-sim/bin/ascend-sim hw-init "
+            "--model %s --cards %d --sysfs-root /var/lib/ascend-sim/sys >/dev/null"
+            % (model, cards),
+        )
 
     def provision(self, container, train):
         """The node as an operator leaves it after the blog posts: driver, firmware, runtime."""
         artifacts = self.build_path("sim-artifacts")
         if not os.path.exists(os.path.join(artifacts, "artifacts.json")):
-            run([os.path.join(ROOT, "tests", "simulator", "bin", "ascend-sim"), "build-artifacts", "--out",
-                 artifacts, "--trains", train])
-        with open(os.path.join(artifacts, "artifacts.json"), encoding="utf-8") as handle:
+            run(
+                [
+                    os.path.join(ROOT, "tests", "simulator", "bin", "ascend-sim"),
+                    "build-artifacts",
+                    "--out",
+                    artifacts,
+                    "--trains",
+                    train,
+                ]
+            )
+        with open(
+            os.path.join(artifacts, "artifacts.json"), encoding="utf-8"
+        ) as handle:
             listing = json.load(handle)
-        family = dexec(container, "python3 -c \"import json;print(json.load(open("
-                       "'/var/lib/ascend-sim/state.json'))['family'])\"").strip()
-        chip = {"910b": "910b", "910": "910", "310p": "310p", "a3": "a3"}.get(family, family)
+        family = dexec(
+            container,
+            'python3 -c "import json;print(json.load(open('
+            "'/var/lib/ascend-sim/state.json'))['family'])\"",
+        ).strip()
+        chip = {"910b": "910b", "910": "910", "310p": "310p", "a3": "a3"}.get(
+            family, family
+        )
 
         def pick(component):
             for item in listing:
-                if item["component"] == component and item["train"] == train and item.get("arch") in (None, "x86_64") \
-                        and item.get("chip") in (None, chip):
+                if (
+                    item["component"] == component
+                    and item["train"] == train
+                    and item.get("arch") in (None, "x86_64")
+                    and item.get("chip") in (None, chip)
+                ):
                     return item["file"]
-            raise BedError("no %s package of train %s for %s" % (component, train, chip))
+            raise BedError(
+                "no %s package of train %s for %s" % (component, train, chip)
+            )
 
         script = PROVISION_SCRIPT.replace("@DIR@", NODE_BUILD + "/sim-artifacts")
-        script = script.replace("@DRIVER@", pick("driver")).replace("@RUNTIME@", pick("docker-runtime"))
-        log("provisioning %s by hand: driver %s, Ascend Docker Runtime for containerd" % (container, train))
+        script = script.replace("@DRIVER@", pick("driver")).replace(
+            "@RUNTIME@", pick("docker-runtime")
+        )
+        log(
+            "provisioning %s by hand: driver %s, Ascend Docker Runtime for containerd"
+            % (container, train)
+        )
         dexec(container, script, timeout=600)
 
     def status(self):
-        out = {"name": self.name, "server": self.server, "kubeconfig": self.kubeconfig, "nodes": {}}
+        out = {
+            "name": self.name,
+            "server": self.server,
+            "kubeconfig": self.kubeconfig,
+            "nodes": {},
+        }
         for node, record in self.node_records().items():
             ready = ""
             if os.path.exists(self.kubeconfig):
-                ready = self.kubectl("get", "node", node, "-o",
-                                     "jsonpath={.status.conditions[?(@.type=='Ready')].status}", check=False)
+                ready = self.kubectl(
+                    "get",
+                    "node",
+                    node,
+                    "-o",
+                    "jsonpath={.status.conditions[?(@.type=='Ready')].status}",
+                    check=False,
+                )
             out["nodes"][node] = dict(record, ready=ready.strip())
         return out
 
     def down(self):
-        proc = docker("ps", "-aq", "--filter", "label=cubestudio.testbed=" + self.name, check=False)
+        proc = docker(
+            "ps",
+            "-aq",
+            "--filter",
+            "label=cubestudio.testbed=" + self.name,
+            check=False,
+        )
         ids = proc.stdout.decode().split()
         if ids:
             docker("rm", "-f", "-v", *ids)
         for record in self.node_records().values():
             # Nodes the bed did not create (molecule's) stay, but leave the network.
-            docker("network", "disconnect", "-f", self.network, record["container"], check=False)
+            docker(
+                "network",
+                "disconnect",
+                "-f",
+                self.network,
+                record["container"],
+                check=False,
+            )
         docker("network", "rm", self.network, check=False)
         run(["rm", "-rf", self.dir])
         log("removed %s (%d containers)" % (self.name, len(ids)))
@@ -650,14 +942,53 @@ echo "systemd did not finish booting: $s" >&2
 exit 1
 """
 
+# systemd (252) in a cgroup-v1 container mounts cpu and cpuacct as one "cpu,cpuacct"
+# hierarchy; on a machine whose kernel has them as two hierarchies (this one: see
+# /proc/cgroups) that mount fails, and kubelet then stops: "system validation failed -
+# Following Cgroup subsystem not mounted: [cpu cpuacct]". This mounts every v1 hierarchy the
+# container belongs to (/proc/self/cgroup) that systemd left unmounted, as the machine has it,
+# inside the container's own cgroup namespace (no host cgroup is bind-mounted).
+CGROUP_V1_SCRIPT = r"""#!/bin/sh
+set -eu
+missing=""
+for h in $(cut -d: -f2 /proc/self/cgroup); do
+  case "$h" in ""|name=*) continue ;; esac
+  mountpoint -q "/sys/fs/cgroup/$h" || missing="$missing $h"
+done
+[ -n "$missing" ] || exit 0
+mount -o remount,rw /sys/fs/cgroup
+for h in $missing; do
+  [ -L "/sys/fs/cgroup/$h" ] && rm "/sys/fs/cgroup/$h"
+  mkdir -p "/sys/fs/cgroup/$h"
+  mount -t cgroup -o "$h,nosuid,nodev,noexec" cgroup "/sys/fs/cgroup/$h"
+  echo "mounted the $h hierarchy"
+done
+mount -o remount,ro /sys/fs/cgroup
+"""
+
+CGROUP_V1_UNIT = """[Unit]
+Description=cgroup v1 hierarchies systemd left unmounted (test bed)
+DefaultDependencies=no
+After=local-fs.target
+Before=containerd.service docker.service kubelet.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/usr/local/sbin/cubestudio-cgroup-v1
+
+[Install]
+WantedBy=multi-user.target
+"""
+
 JOIN_SCRIPT = r"""
 B=@BUILD@
 for c in kubelet kube-proxy kubectl; do ln -sfn $B/k8s/bin/kube /usr/bin/$c; done
-[ -x $B/bin/crictl ] && ln -sfn $B/bin/crictl /usr/bin/crictl
+ln -sfn $B/k8s/bin/crictl /usr/bin/crictl
 printf 'runtime-endpoint: unix:///run/containerd/containerd.sock\nimage-endpoint: unix:///run/containerd/containerd.sock\n' >/etc/crictl.yaml
 # CNI plugins where containerd looks: Debian's config.toml names /usr/lib/cni, upstream /opt/cni/bin.
 mkdir -p /opt/cni/bin /usr/lib/cni /var/log/pods
-for p in $B/cni/bin/*; do ln -sfn "$p" /opt/cni/bin/; ln -sfn "$p" /usr/lib/cni/; done
+for p in $B/cni/bin/*; do case "$p" in *.stamp) continue ;; esac; ln -sfn "$p" /opt/cni/bin/; ln -sfn "$p" /usr/lib/cni/; done
 # runc cannot lower a container's oom_score_adj without CAP_SYS_RESOURCE, which this machine
 # does not hand to containers: containerd clamps it instead (its setting for rootless nodes).
 # A setting of the node's owner, kept by the ascend_runtime role like any other.
@@ -681,6 +1012,7 @@ if "restrict_oom_score_adj" not in text:
     open(path, "w").write(text)
 PY
 systemctl daemon-reload
+systemctl enable --now cubestudio-cgroup-v1 >/dev/null 2>&1
 systemctl enable containerd >/dev/null 2>&1
 systemctl restart containerd
 for i in $(seq 1 30); do ctr version >/dev/null 2>&1 && break; sleep 1; done
@@ -708,14 +1040,19 @@ fi
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="bed.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="bed.py", description=__doc__.split("\n\n")[0]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     up = sub.add_parser("up", help="control plane and N simulated Ascend nodes, Ready")
     up.add_argument("--nodes", type=int, default=int(os.environ.get("BED_NODES", "1")))
     up.add_argument("--model", default=os.environ.get("BED_MODEL", "910B3"))
     up.add_argument("--cards", type=int, default=int(os.environ.get("BED_CARDS", "8")))
-    up.add_argument("--provision", default=os.environ.get("BED_PROVISION", "25.5.0"),
-                    help="release train the nodes get by hand (driver, runtime); 'none' for bare nodes")
+    up.add_argument(
+        "--provision",
+        default=os.environ.get("BED_PROVISION", "25.5.0"),
+        help="release train the nodes get by hand (driver, runtime); 'none' for bare nodes",
+    )
     sub.add_parser("control-plane", help="only the control plane")
     join = sub.add_parser("join", help="join an existing node container")
     join.add_argument("container")

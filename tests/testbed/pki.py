@@ -92,7 +92,9 @@ class PKI:
         name = _name("cubestudio-testbed-ca")
         cert = (
             _builder(name, name, key.public_key())
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .add_extension(
+                x509.BasicConstraints(ca=True, path_length=None), critical=True
+            )
             .add_extension(
                 x509.KeyUsage(
                     digital_signature=True,
@@ -112,7 +114,9 @@ class PKI:
         _write(self.ca_key, _key_pem(key))
         _write(self.ca_crt, cert.public_bytes(serialization.Encoding.PEM), 0o644)
 
-    def issue(self, name, common_name, organization=None, server_names=None, client=True):
+    def issue(
+        self, name, common_name, organization=None, server_names=None, client=True
+    ):
         """Key and certificate ``<name>.key``/``<name>.crt``, made once; returns their paths."""
         crt, key_path = self.path(name + ".crt"), self.path(name + ".key")
         if os.path.exists(crt) and os.path.exists(key_path):
@@ -121,7 +125,9 @@ class PKI:
         usages = [ExtendedKeyUsageOID.CLIENT_AUTH] if client else []
         builder = _builder(
             _name(common_name, organization), self._ca_cert.subject, key.public_key()
-        ).add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        ).add_extension(
+            x509.BasicConstraints(ca=False, path_length=None), critical=True
+        )
         if server_names:
             usages.append(ExtendedKeyUsageOID.SERVER_AUTH)
             alt = []
@@ -130,7 +136,9 @@ class PKI:
                     alt.append(x509.IPAddress(ipaddress.ip_address(entry)))
                 except ValueError:
                     alt.append(x509.DNSName(entry))
-            builder = builder.add_extension(x509.SubjectAlternativeName(alt), critical=False)
+            builder = builder.add_extension(
+                x509.SubjectAlternativeName(alt), critical=False
+            )
         builder = builder.add_extension(x509.ExtendedKeyUsage(usages), critical=False)
         cert = builder.sign(self._ca_private, hashes.SHA256())
         _write(key_path, _key_pem(key))
