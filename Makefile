@@ -65,9 +65,22 @@ K8S_LDFLAGS := -s -w $(foreach pkg,k8s.io/component-base/version k8s.io/client-g
 	-X $(pkg).gitMinor=$(word 3,$(subst ., ,$(K8S_VERSION:v%=x.%))) -X $(pkg).gitTreeState=clean \
 	-X $(pkg).buildDate=1970-01-01T00:00:00Z)
 
-k8s: setup ## Kubernetes binaries from the pinned Go modules (cached by content; cold: ~6 min on 2 cores)
+# The CNI reference plugins a Ready node needs and crictl, each from a module of its own under
+# tests/tools (their dependencies never meet Kubernetes' own pins).
+CNI_MODULE := github.com/containernetworking/plugins
+CNI_VERSION := $(shell awk '$$1 == "$(CNI_MODULE)" {print $$2; exit}' tests/tools/cni/go.mod)
+CNI_PLUGINS := main/bridge main/loopback ipam/host-local meta/portmap
+CRICTL_VERSION := $(shell awk '$$1 == "sigs.k8s.io/cri-tools" {print $$2; exit}' tests/tools/crictl/go.mod)
+define newline
+
+
+endef
+
+k8s: setup ## Kubernetes, CNI plugins and crictl from the pinned Go modules (cached by content; cold: ~6 min on 2 cores)
 	tools/gobuild.sh tests/testbed .build/k8s/bin/kube ./cmd/kube -ldflags "$(K8S_LDFLAGS)"
 	CGO_ENABLED=0 tools/gobuild.sh tests/testbed .build/k8s/bin/pause ./cmd/pause -ldflags "-s -w"
+	$(foreach p,$(CNI_PLUGINS),CGO_ENABLED=0 tools/gobuild.sh tests/tools/cni .build/cni/bin/$(notdir $(p)) $(CNI_MODULE)/plugins/$(p) -ldflags "-s -w -X github.com/containernetworking/plugins/pkg/utils/buildversion.BuildVersion=$(CNI_VERSION)"$(newline))
+	CGO_ENABLED=0 tools/gobuild.sh tests/tools/crictl .build/k8s/bin/crictl sigs.k8s.io/cri-tools/cmd/crictl -ldflags "-s -w -X sigs.k8s.io/cri-tools/pkg/version.Version=$(CRICTL_VERSION)"
 
 cluster: k8s images ## control plane + BED_NODES simulated Ascend nodes (default 1), admin kubeconfig in .build/cluster/kubeconfig
 	python tests/testbed/bed.py up
