@@ -59,7 +59,7 @@ def goarch(machine=None):
 
 def normalize(name):
     """Docker-style reference -> full name: "pause:3.10" -> "docker.io/library/pause:3.10"."""
-    first, _, rest = name.partition("/")
+    first, _sep, rest = name.partition("/")
     if not rest:
         name = "docker.io/library/" + name
     elif "." not in first and ":" not in first and first != "localhost":
@@ -292,7 +292,7 @@ def _split_mode(text):
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
     parser.add_argument("-o", "--output", required=True)
     parser.add_argument("--tag", action="append", required=True)
     parser.add_argument("--dir", action="append", default=[])
@@ -316,15 +316,15 @@ def layer_from_args(args):
     layer = Layer()
     sources = {}
     for item in args.dir:
-        source, _, dest = item.partition("=")
+        source, _sep, dest = item.partition("=")
         layer.add_dir(source, dest or "/")
     for item in args.file:
-        source, _, rest = item.partition("=")
+        source, _sep, rest = item.partition("=")
         dest, mode = _split_mode(rest)
         layer.add_file(source, dest, mode)
         sources[dest.strip("/")] = source
     for item in args.text:
-        dest, _, rest = item.partition("=")
+        dest, _sep, rest = item.partition("=")
         content, mode = _split_mode(rest)
         layer.add_bytes(
             dest, content.encode().decode("unicode_escape").encode(), mode or 0o644

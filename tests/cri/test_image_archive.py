@@ -206,7 +206,7 @@ def containerd(tmp_path):
         ["containerd", "--config", str(config)], stdout=log, stderr=log
     )
     sock = str(base / "c.sock")
-    for _ in range(100):
+    for _attempt in range(100):
         if os.path.exists(sock):
             break
         time.sleep(0.1)

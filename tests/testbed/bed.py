@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # Copyright (c) 2026 cubestudio maintainers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -164,7 +163,7 @@ def expand(text):
     env = dict(os.environ, MOLECULE_PROJECT_DIRECTORY=ROOT)
 
     def one(match):
-        name, _, default = match.group(1).partition(":-")
+        name, _sep, default = match.group(1).partition(":-")
         return env.get(name) or default
 
     return re.sub(r"\$\{([^}]+)\}", one, text)
@@ -1041,7 +1040,7 @@ fi
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        prog="bed.py", description=__doc__.split("\n\n")[0]
+        prog="bed.py", description=__doc__.split("\n\n", maxsplit=1)[0]
     )
     sub = parser.add_subparsers(dest="command", required=True)
     up = sub.add_parser("up", help="control plane and N simulated Ascend nodes, Ready")
