@@ -82,7 +82,7 @@ k8s: setup ## Kubernetes, CNI plugins and crictl from the pinned Go modules (cac
 	$(foreach p,$(CNI_PLUGINS),CGO_ENABLED=0 tools/gobuild.sh tests/tools/cni .build/cni/bin/$(notdir $(p)) $(CNI_MODULE)/plugins/$(p) -ldflags "-s -w -X github.com/containernetworking/plugins/pkg/utils/buildversion.BuildVersion=$(CNI_VERSION)"$(newline))
 	CGO_ENABLED=0 tools/gobuild.sh tests/tools/crictl .build/k8s/bin/crictl sigs.k8s.io/cri-tools/cmd/crictl -ldflags "-s -w -X sigs.k8s.io/cri-tools/pkg/version.Version=$(CRICTL_VERSION)"
 
-cluster: k8s images ## control plane + BED_NODES simulated Ascend nodes (default 1), admin kubeconfig in .build/cluster/kubeconfig
+cluster: k8s images sim-images ## control plane + BED_NODES simulated Ascend nodes (default 1), admin kubeconfig in .build/cluster/kubeconfig
 	python tests/testbed/bed.py up
 
 cluster-clean: ## remove the test bed's containers, network and .build/cluster

@@ -185,6 +185,11 @@ def node_run_args(name):
         args += ["--security-opt", opt]
     for device in spec.get("devices", []):
         args += ["--device", expand(device)]
+    # kubelet's node: the MindCluster DaemonSets run privileged, and runc gives a privileged
+    # container the device rule "a *:* rwm", which cgroup v1 refuses below a parent that allows
+    # less. The node's own device cgroup therefore allows every device; it gains no capability
+    # and sees no host device node (still not --privileged; docs/testing.md).
+    args += ["--device-cgroup-rule", "a *:* rwm"]
     for mount in spec.get("tmpfs", []):
         args += ["--tmpfs", mount]
     for volume in spec.get("volumes", []):
@@ -1017,6 +1022,11 @@ systemctl restart containerd
 for i in $(seq 1 30); do ctr version >/dev/null 2>&1 && break; sleep 1; done
 ctr -n k8s.io images import --all-platforms $B/images/testbed/pause.tar >/dev/null
 ctr -n k8s.io images import --all-platforms $B/images/testbed/workload.tar >/dev/null
+# The MindCluster release images (the stand-ins of `make sim-images`), loaded the offline way
+# of Huawei's guides: no registry on the bed.
+for t in $B/images/mindcluster/*.tar; do
+  [ -f "$t" ] && ctr -n k8s.io images import "$t" >/dev/null
+done
 systemctl enable kubelet kube-proxy >/dev/null 2>&1
 systemctl restart kubelet kube-proxy
 """
