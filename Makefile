@@ -23,7 +23,7 @@ SCENARIO ?=
 export GO_CACHE ?= $(ROOT)/.build/go
 GO_TEST := GOMODCACHE=$(GO_CACHE)/mod GOCACHE=$(GO_CACHE)/build GOFLAGS=-mod=readonly GOTOOLCHAIN=local go
 
-.PHONY: help setup images lint sanity units simulator sim-images molecule build-check test demo k8s cluster cluster-clean demo-clean docs clean
+.PHONY: help setup images lint sanity units simulator sim-images molecule build-check test demo k8s cluster testbed cluster-clean demo-clean docs clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -85,6 +85,11 @@ k8s: setup ## Kubernetes, CNI plugins and crictl from the pinned Go modules (cac
 cluster: k8s images sim-images ## control plane + BED_NODES simulated Ascend nodes (default 1), admin kubeconfig in .build/cluster/kubeconfig
 	python tests/testbed/bed.py up
 
+testbed: k8s images sim-images ## the test-bed tests (tests/testbed) on a cluster of their own, removed afterwards (also on failure)
+	python tests/testbed/bed.py down >/dev/null
+	rc=0; python tests/testbed/bed.py up && PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/testbed || rc=$$?; \
+	python tests/testbed/bed.py down; exit $$rc
+
 cluster-clean: ## remove the test bed's containers, network and .build/cluster
 	python tests/testbed/bed.py down
 
@@ -94,7 +99,7 @@ molecule: images ## every molecule scenario (SCENARIO=name for one)
 build-check: setup ## galaxy build, install into an empty path, syntax-check the installed site playbook
 	tools/build_check.sh
 
-test: lint sanity units simulator build-check molecule ## everything CI runs
+test: lint sanity units simulator build-check molecule testbed ## everything CI runs
 
 demo: images ## build the simulated 910B node and run site.yml against it (run twice: zero changed; DEMO_ARGS="--check --diff" passes options)
 	tools/demo.sh $(if $(DEMO_ARGS),-- $(DEMO_ARGS))
