@@ -1,0 +1,66 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+# PRIVATE to the cubestudio.ascend collection: no compatibility promise, may change without
+# notice. The decisions of cubestudio.ascend.container_image_load: which engine, which full
+# image reference, and the commands that look for and load an image tarball.
+
+from __future__ import annotations
+
+ENGINES = ("containerd", "docker")
+
+
+class ImageLoadError(Exception):
+    """Input that names no engine or no image; the message names the cause and the fix."""
+
+
+def engine_kind(text: str) -> str:
+    """containerd or docker, from a name or a Node's containerRuntimeVersion (containerd://1.6.20)."""
+    kind = (text or "").strip().lower().split("://", 1)[0]
+    if kind in ENGINES:
+        return kind
+    raise ImageLoadError(
+        "the container engine %r is not one an image tarball can be loaded into (%s); "
+        "a Node's status.nodeInfo.containerRuntimeVersion such as containerd://1.7.0 also works"
+        % (text, ", ".join(ENGINES))
+    )
+
+
+def full_reference(image: str) -> str:
+    """The reference as containerd stores it: docker.io/library/ in front of short names."""
+    image = (image or "").strip()
+    if not image or " " in image:
+        raise ImageLoadError("%r is not an image reference (name:tag)" % image)
+    first, sep, rest = image.partition("/")
+    if not sep:
+        return "docker.io/library/" + image
+    if "." in first or ":" in first or first == "localhost":
+        return image
+    return "docker.io/" + first + "/" + rest
+
+
+def present_command(engine: str, image: str, namespace: str) -> list:
+    if engine == "containerd":
+        return [
+            "ctr",
+            "-n",
+            namespace,
+            "images",
+            "ls",
+            "-q",
+            "name==" + full_reference(image),
+        ]
+    return ["docker", "image", "inspect", "--format", "{{.Id}}", image]
+
+
+def is_present(engine: str, rc: int, stdout: str) -> bool:
+    if engine == "containerd":
+        return rc == 0 and bool(stdout.strip())
+    return rc == 0
+
+
+def load_command(engine: str, path: str, namespace: str) -> list:
+    if engine == "containerd":
+        return ["ctr", "-n", namespace, "images", "import", path]
+    return ["docker", "load", "-i", path]

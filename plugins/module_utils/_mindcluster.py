@@ -1,0 +1,237 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+# PRIVATE to the cubestudio.ascend collection: no compatibility promise, may change without
+# notice. The decisions of the device_plugin role, as pure functions from (catalogue, node facts,
+# wanted settings) to a plan: which family and resource, which node labels, which image, which
+# flags, mounts and environment the DaemonSet gets, and how many NPUs the node must advertise.
+# The catalogue is data (data/mindcluster.yml).
+
+from __future__ import annotations
+
+import re
+
+from ansible_collections.cubestudio.ascend.plugins.module_utils._version import (
+    VersionError,
+    compare,
+)
+
+
+class PlanError(Exception):
+    """Input the plan cannot be made from; the message names the cause and the fix."""
+
+
+ARGUMENT_SPEC = {
+    "npu_family": {"type": "str"},
+    "architecture": {"type": "str", "required": True},
+    "npu_smi": {"type": "dict", "required": True},
+    "board_id": {"type": "str"},
+    "version": {"type": "str", "required": True},
+    "image_registry": {"type": "str", "default": ""},
+    "image_pull_policy": {"type": "str", "default": ""},
+    "kubelet_root": {"type": "str", "default": "/var/lib/kubelet"},
+    "extra_labels": {"type": "dict", "default": {}},
+    "node_name": {"type": "str", "required": True},
+    "catalogue_file": {"type": "path"},
+}
+
+_LABEL_VALUE = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$")
+
+
+def validate_catalogue(data) -> dict:
+    """The catalogue as read from YAML, checked for the keys the plan uses."""
+    if not isinstance(data, dict) or data.get("schema") != 1:
+        raise PlanError("the MindCluster catalogue must be a mapping with schema: 1")
+    for key in (
+        "families",
+        "host_arch",
+        "accelerator_type",
+        "worker_labels",
+        "device_plugin",
+    ):
+        if key not in data:
+            raise PlanError("the MindCluster catalogue has no %r" % key)
+    for name, family in data["families"].items():
+        for key in ("chips", "resource", "accelerator"):
+            if key not in family:
+                raise PlanError(
+                    "the MindCluster catalogue's family %s has no %r" % (name, key)
+                )
+    return data
+
+
+def family_of(catalogue: dict, npu_family) -> tuple:
+    """(family name, family entry) of an ascend_facts npu_family; PlanError when unknown."""
+    for name, family in catalogue["families"].items():
+        if npu_family in family["chips"]:
+            return str(name), family
+    known = sorted(c for f in catalogue["families"].values() for c in f["chips"])
+    if not npu_family:
+        raise PlanError(
+            "no Ascend NPU found on this node (ascend_facts npu_family is empty): the device "
+            "plugin has nothing to advertise. Fix: run the device_plugin role only on Ascend "
+            "nodes, or install the driver first (npu_driver role)"
+        )
+    raise PlanError(
+        "the NPU family %s has no MindCluster device plugin resource (known: %s). Fix: "
+        "leave this node out of the device_plugin play" % (npu_family, ", ".join(known))
+    )
+
+
+def accelerator_type(catalogue: dict, board_id, npu_count: int) -> tuple:
+    """(label value or None, warning or None) for a Board ID as npu-smi prints it."""
+    if not board_id:
+        return None, (
+            "the Board ID is unknown (npu-smi info -t board printed none): no accelerator-type "
+            "label; set it with device_plugin_node_labels if your scheduler needs it"
+        )
+    board = board_id.lower()
+    for entry in catalogue["accelerator_type"]:
+        if (
+            board in entry["board_ids"]
+            and entry.get("npu_count", npu_count) == npu_count
+        ):
+            return entry["value"], None
+    return None, (
+        "Board ID %s with %d NPUs is not in the MindCluster catalogue: no accelerator-type label "
+        "(a wrong one makes Volcano refuse the node); set it with device_plugin_node_labels"
+        % (board, npu_count)
+    )
+
+
+def healthy_chips(npu_smi: dict) -> int:
+    """The chips whose health is OK: what the device plugin advertises as allocatable."""
+    return sum(
+        1
+        for npu in npu_smi.get("npus") or []
+        for chip in npu.get("chips") or []
+        if chip.get("health") == "OK"
+    )
+
+
+def _check_labels(labels: dict) -> None:
+    for key, value in labels.items():
+        if not isinstance(value, str) or not _LABEL_VALUE.match(value):
+            raise PlanError(
+                "the node label %s=%r is not a valid Kubernetes label value (63 characters "
+                "at most, alphanumerics, '-', '_' and '.'; quote numbers in YAML). Fix: "
+                "device_plugin_node_labels" % (key, value)
+            )
+
+
+def plan(catalogue: dict, params: dict) -> dict:
+    """The device plugin plan of one node (see the action's RETURN for the keys)."""
+    family_name, family = family_of(catalogue, params.get("npu_family"))
+    warnings = []
+    arch = params["architecture"]
+    if arch not in catalogue["host_arch"]:
+        raise PlanError(
+            "the architecture %s has no MindCluster host-arch label (known: %s)"
+            % (arch, ", ".join(sorted(catalogue["host_arch"])))
+        )
+    npu_smi = params["npu_smi"]
+    npu_count = int(npu_smi.get("npu_count") or 0)
+    labels = dict(catalogue["worker_labels"])
+    labels["accelerator"] = family["accelerator"]
+    labels["host-arch"] = catalogue["host_arch"][arch]
+    value, warning = accelerator_type(catalogue, params.get("board_id"), npu_count)
+    if value:
+        labels["accelerator-type"] = value
+    extra = {str(k): v for k, v in (params.get("extra_labels") or {}).items()}
+    if warning and "accelerator-type" not in extra:
+        warnings.append(warning)
+    labels.update(extra)
+    _check_labels(labels)
+
+    spec = catalogue["device_plugin"]
+    version = params["version"]
+    try:
+        below_7 = compare(version, spec["use_ascend_docker_below"]) < 0
+        mount_by_runtime = compare(version, spec["mount_by_runtime_from"]) >= 0
+        healthz = compare(version, spec["healthz_from"]) >= 0
+    except VersionError:
+        raise PlanError(
+            "device_plugin_version %r is not a MindCluster version (e.g. 7.3.0, 26.0.0, "
+            "6.0.RC3)" % version
+        ) from None
+    log_file = spec["log_dir"] + "/devicePlugin.log"
+    flags = []
+    if below_7:
+        flags.append("-useAscendDocker=true")
+    flags += ["-logFile=" + log_file, "-logLevel=0"]
+    if healthz:
+        flags += [
+            "--enable-healthz=true",
+            "--healthz-address=%d" % spec["healthz_port"],
+        ]
+    kubelet_root = params.get("kubelet_root") or "/var/lib/kubelet"
+    # name, path in the container, path on the node, read-only, hostPath type
+    volumes = [
+        [
+            "device-plugin",
+            "/var/lib/kubelet/device-plugins",
+            kubelet_root + "/device-plugins",
+            False,
+            "Directory",
+        ],
+        [
+            "pod-resource",
+            "/var/lib/kubelet/pod-resources",
+            kubelet_root + "/pod-resources",
+            False,
+            "Directory",
+        ],
+        [
+            "hiai-driver",
+            "/usr/local/Ascend/driver",
+            "/usr/local/Ascend/driver",
+            True,
+            "Directory",
+        ],
+        ["log-path", spec["log_dir"], spec["log_dir"], False, "Directory"],
+        ["tmp", "/tmp", "/tmp", False, "Directory"],
+    ]
+    env = [["NODE_NAME", None]]
+    if mount_by_runtime:
+        env.append(["MOUNT_BY_RUNTIME_FOR_DP", "true"])
+    else:
+        volumes.append(
+            [
+                "containerd",
+                "/run/containerd",
+                "/run/containerd",
+                True,
+                "DirectoryOrCreate",
+            ]
+        )
+        volumes.append(
+            ["docker", "/run/docker", "/run/docker", True, "DirectoryOrCreate"]
+        )
+    registry = (params.get("image_registry") or "").rstrip("/")
+    image = "%s:v%s" % (spec["image"], version)
+    return {
+        "family": family_name,
+        "resource": family["resource"],
+        "node_name": params["node_name"],
+        "labels": labels,
+        "warnings": warnings,
+        "expected_allocatable": healthy_chips(npu_smi),
+        "chip_count": int(npu_smi.get("chip_count") or 0),
+        "namespace": spec["namespace"],
+        "daemonset": spec["daemonset"],
+        "service_account": spec["service_account"],
+        "cluster_role": spec["cluster_role"],
+        "node_selector": dict(catalogue["worker_labels"]),
+        "tolerations": sorted(f["resource"] for f in catalogue["families"].values()),
+        "image": registry + "/" + image if registry else image,
+        "image_pull_policy": params.get("image_pull_policy")
+        or ("IfNotPresent" if registry else "Never"),
+        "command": "device-plugin " + " ".join(flags),
+        "healthz_port": spec["healthz_port"] if healthz else None,
+        "env": env,
+        "volumes": volumes,
+        "log_dir": spec["log_dir"],
+        "rules": spec["rules"],
+        "resources": spec["resources"],
+    }

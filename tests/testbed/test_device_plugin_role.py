@@ -1,0 +1,217 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The device_plugin role on the real cluster of the test bed.
+
+ansible-playbook runs the role against the bed's node (over docker exec) with the API calls
+delegated to the controller (the bed's admin kubeconfig): the image tarball loaded into the
+node's containerd, the DaemonSet applied, allocatable checked against npu-smi, the smoke pod;
+then a second run and a check-mode run with nothing changed, render mode byte-stable and
+accepted by the API server, and the failures a user meets, each with its cause.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import manifests
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PLAYBOOK = os.path.join(ROOT, "tests", "testbed", "playbooks", "device_plugin.yml")
+ARCHIVE = os.path.join(
+    ROOT, ".build", "images", "mindcluster", "ascend-k8sdeviceplugin_v7.3.0_x86_64.tar"
+)
+IMAGE = "docker.io/library/ascend-k8sdeviceplugin:v7.3.0"
+
+
+def playbook(cluster, tmp_path, *args, **extra_vars):
+    inventory = {
+        "all": {
+            "hosts": {
+                "localhost": {
+                    "ansible_connection": "local",
+                    "ansible_python_interpreter": sys.executable,
+                }
+            },
+            "children": {
+                "ascend_nodes": {
+                    "hosts": {
+                        cluster.container: {
+                            "ansible_connection": "community.docker.docker",
+                            "ansible_python_interpreter": "/usr/bin/python3",
+                        }
+                    }
+                }
+            },
+        }
+    }
+    variables = {
+        "device_plugin_kubeconfig": cluster.bed.kubeconfig,
+        "device_plugin_image_archive": ARCHIVE,
+        "device_plugin_smoke_image": "docker.io/cubestudio/workload:latest",
+        "device_plugin_node_labels": {"accelerate": "ascend"},
+        "device_plugin_wait_timeout": 120,
+        # The simulator's PCI devices (the collection's one test hook).
+        "ascend_sysfs_root": "/var/lib/ascend-sim/sys",
+    }
+    variables.update(extra_vars)
+    (tmp_path / "inventory.json").write_text(json.dumps(inventory))
+    (tmp_path / "vars.json").write_text(json.dumps(variables))
+    env = dict(
+        os.environ,
+        ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"),
+        ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, ".build", "collections"),
+        ANSIBLE_FORCE_COLOR="0",
+        ANSIBLE_NOCOLOR="1",
+    )
+    proc = subprocess.run(
+        [
+            os.path.join(os.path.dirname(sys.executable), "ansible-playbook"),
+            "-i",
+            str(tmp_path / "inventory.json"),
+            "-e",
+            "@" + str(tmp_path / "vars.json"),
+            PLAYBOOK,
+        ]
+        + list(args),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=900,
+        check=False,
+    )
+    return proc.returncode, proc.stdout.decode(errors="replace")
+
+
+def recap(output, host):
+    match = re.search(r"^%s\s*:\s*(.*)$" % re.escape(host), output, re.M)
+    assert match, output
+    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", match.group(1))}
+
+
+def task_status(output, name):
+    """ok, changed, failed or skipping: the first result line after the task's header.
+
+    `name` is the task's whole name."""
+    match = re.search(
+        r"^TASK \[cubestudio\.ascend\.device_plugin : %s\] \**\n(\w+)"
+        % re.escape(name),
+        output,
+        re.M,
+    )
+    assert match, "task %r not in the output:\n%s" % (name, output)
+    return match.group(1)
+
+
+@pytest.fixture(scope="module")
+def converged(cluster, tmp_path_factory):
+    """The role's first run on a node with no plugin and without the plugin's image."""
+    cluster.delete(
+        manifests.device_plugin()
+    )  # the plain manifests of test_device_plugin.py
+    cluster.node_sh("ctr -n k8s.io images rm %s >/dev/null 2>&1 || true" % IMAGE)
+    rc, out = playbook(cluster, tmp_path_factory.mktemp("converge"))
+    assert rc == 0, out
+    yield cluster, out
+    cluster.kubectl(
+        "delete",
+        "-n",
+        "kube-system",
+        "daemonset",
+        manifests.DAEMONSET,
+        "--ignore-not-found",
+    )
+
+
+def test_first_run_loads_applies_and_proves_one_npu(converged):
+    cluster, out = converged
+    stats = recap(out, cluster.container)
+    assert stats["failed"] == 0, out
+    assert task_status(out, "Load the image") == "changed", out
+    assert (
+        task_status(
+            out,
+            "Apply the device plugin's ServiceAccount, ClusterRole, binding and DaemonSet",
+        )
+        == "changed"
+    ), out
+    assert IMAGE in cluster.node_sh("ctr -n k8s.io images ls -q")
+    assert cluster.allocatable() == "8"
+    labels = cluster.get("node", cluster.node)["metadata"]["labels"]
+    assert labels["accelerator"] == "huawei-Ascend910"
+    assert labels["workerselector"] == "dls-worker-node"
+    assert labels["host-arch"] == "huawei-x86"
+    assert labels["accelerate"] == "ascend"
+    # The simulated 910B3 reports Board ID 0x33: an 8-module 910B server.
+    assert labels["accelerator-type"] == "module-910b-8"
+    assert "The pod saw exactly one NPU" in out
+    ds = cluster.get("daemonset", "-n", "kube-system", manifests.DAEMONSET)
+    container = ds["spec"]["template"]["spec"]["containers"][0]
+    assert container["resources"]["requests"] == container["resources"]["limits"]
+    assert container["imagePullPolicy"] == "Never"
+    # Nothing of the smoke test stays.
+    assert not cluster.get("pods", "-l", "app.kubernetes.io/component=smoke-test")[
+        "items"
+    ]
+
+
+def test_second_run_and_check_mode_change_nothing(converged, tmp_path):
+    cluster, _out = converged
+    rc, out = playbook(cluster, tmp_path)
+    assert rc == 0, out
+    assert recap(out, cluster.container)["changed"] == 0, out
+    rc, out = playbook(cluster, tmp_path, "--check", "--diff")
+    assert rc == 0, out
+    assert recap(out, cluster.container)["changed"] == 0, out
+
+
+def test_render_mode_is_stable_and_the_api_server_accepts_it(converged, tmp_path):
+    cluster, _out = converged
+    render = tmp_path / "rendered"
+    rc, out = playbook(cluster, tmp_path, device_plugin_render_dir=str(render))
+    assert rc == 0, out
+    first = {p.name: p.read_bytes() for p in render.iterdir()}
+    assert set(first) == {"device-plugin.yaml", "node-%s-labels.yaml" % cluster.node}
+    rc, out = playbook(cluster, tmp_path, device_plugin_render_dir=str(render))
+    assert rc == 0, out
+    assert recap(out, cluster.container)["changed"] == 0, out
+    assert {p.name: p.read_bytes() for p in render.iterdir()} == first
+    cluster.kubectl(
+        "apply", "--dry-run=server", "-f", str(render / "device-plugin.yaml")
+    )
+
+
+def test_a_node_the_cluster_does_not_know_is_named(converged, tmp_path):
+    cluster, _out = converged
+    rc, out = playbook(cluster, tmp_path, device_plugin_node_name="not-a-node")
+    assert rc != 0
+    assert "The node not-a-node is not registered with the cluster" in out
+    assert "device_plugin_node_name" in out
+
+
+def test_a_wrong_kubelet_root_fails_with_both_numbers_and_the_causes(
+    converged, tmp_path
+):
+    cluster, _out = converged
+    try:
+        rc, out = playbook(
+            cluster,
+            tmp_path,
+            device_plugin_kubelet_root="/srv/kubelet",
+            device_plugin_wait_timeout=20,
+            device_plugin_smoke_test=False,
+        )
+        assert rc != 0
+        assert "advertises" in out and "npu-smi reports 8 healthy of 8 chips" in out, (
+            out
+        )
+        assert "device_plugin_kubelet_root" in out
+    finally:
+        rc, out = playbook(cluster, tmp_path, device_plugin_smoke_test=False)
+        assert rc == 0, out

@@ -1,0 +1,166 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The device plugin plan against the collection's catalogue and real npu-smi outputs."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ansible_collections.cubestudio.ascend.plugins.module_utils._mindcluster import (
+    PlanError,
+    accelerator_type,
+    healthy_chips,
+    plan,
+    validate_catalogue,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
+    parse_info,
+)
+
+COLLECTION = Path(__file__).resolve().parents[4]
+NPU_SMI = Path(__file__).parent / "fixtures" / "npu-smi"
+CATALOGUE = validate_catalogue(
+    yaml.safe_load((COLLECTION / "data" / "mindcluster.yml").read_text())
+)
+
+
+def facts(name):
+    return parse_info((NPU_SMI / name).read_text())
+
+
+def params(**kw):
+    base = {
+        "npu_family": "910B",
+        "architecture": "aarch64",
+        "npu_smi": facts("910b3-8card-23.0.7-with-processes.txt"),
+        "board_id": "0x33",
+        "version": "7.3.0",
+        "image_registry": "",
+        "image_pull_policy": "",
+        "kubelet_root": "/var/lib/kubelet",
+        "extra_labels": {},
+        "node_name": "atlas-01",
+    }
+    base.update(kw)
+    return base
+
+
+def test_an_8_card_910b_node():
+    p = plan(CATALOGUE, params())
+    assert p["resource"] == "huawei.com/Ascend910"
+    assert p["expected_allocatable"] == 8
+    assert p["labels"] == {
+        "accelerator": "huawei-Ascend910",
+        "accelerator-type": "module-910b-8",
+        "host-arch": "huawei-arm",
+        "workerselector": "dls-worker-node",
+    }
+    assert p["warnings"] == []
+    assert p["image"] == "ascend-k8sdeviceplugin:v7.3.0"
+    assert p["image_pull_policy"] == "Never"
+    # 7.x: no -useAscendDocker (gone from main.go), no healthz yet; the sockets mounted by the
+    # DaemonSet itself (MOUNT_BY_RUNTIME_FOR_DP only from 26.1.0).
+    assert "-useAscendDocker" not in p["command"]
+    assert "healthz" not in p["command"]
+    assert ["NODE_NAME", None] in p["env"]
+    assert "MOUNT_BY_RUNTIME_FOR_DP" not in [name for name, _v in p["env"]]
+    assert "containerd" in [v[0] for v in p["volumes"]]
+
+
+def test_the_release_decides_flags_and_mounts():
+    old = plan(CATALOGUE, params(version="6.0.RC3"))
+    assert "-useAscendDocker=true" in old["command"]
+    new = plan(CATALOGUE, params(version="26.1.0"))
+    assert "--enable-healthz=true --healthz-address=11251" in new["command"]
+    assert new["healthz_port"] == 11251
+    assert ["MOUNT_BY_RUNTIME_FOR_DP", "true"] in new["env"]
+    assert "containerd" not in [v[0] for v in new["volumes"]]
+
+
+def test_a_registry_pulls_and_a_kubelet_root_moves_the_mounts():
+    p = plan(
+        CATALOGUE,
+        params(image_registry="registry.example.com/mc/", kubelet_root="/data/kubelet"),
+    )
+    assert p["image"] == "registry.example.com/mc/ascend-k8sdeviceplugin:v7.3.0"
+    assert p["image_pull_policy"] == "IfNotPresent"
+    hosts = {v[0]: (v[1], v[2]) for v in p["volumes"]}
+    assert hosts["device-plugin"] == (
+        "/var/lib/kubelet/device-plugins",
+        "/data/kubelet/device-plugins",
+    )
+
+
+def test_a3_counts_chips_and_unknown_boards_get_no_label():
+    a3 = facts("a3-ascend910-8npu-16chip-24.1.rc3.7-noprocs.txt")
+    p = plan(CATALOGUE, params(npu_family="A3", npu_smi=a3, board_id="0xb1"))
+    assert p["expected_allocatable"] == 16
+    assert "accelerator-type" not in p["labels"]
+    assert "0xb1" in p["warnings"][0]
+    # The user's label wins and silences the warning.
+    p = plan(
+        CATALOGUE,
+        params(
+            npu_family="A3",
+            npu_smi=a3,
+            board_id="0xb1",
+            extra_labels={"accelerator-type": "module-a3-16", "accelerate": "ascend"},
+        ),
+    )
+    assert p["labels"]["accelerator-type"] == "module-a3-16"
+    assert p["labels"]["accelerate"] == "ascend"
+    assert p["warnings"] == []
+
+
+def test_310p_duo_and_module_or_half():
+    duo = facts("310p3-300i-duo-1card-2chip-25.2.0-truncated.txt")
+    p = plan(
+        CATALOGUE,
+        params(npu_family="310P", npu_smi=duo, board_id=None, architecture="x86_64"),
+    )
+    assert p["resource"] == "huawei.com/Ascend310P"
+    assert p["labels"]["host-arch"] == "huawei-x86"
+    assert p["expected_allocatable"] == duo["chip_count"]
+    assert accelerator_type(CATALOGUE, "0x02", 8) == ("module", None)
+    assert accelerator_type(CATALOGUE, "0X02", 4) == ("half", None)
+    value, warning = accelerator_type(CATALOGUE, "0x02", 2)
+    assert value is None and "0x02 with 2 NPUs" in warning
+
+
+def test_unhealthy_chips_are_not_expected():
+    info = copy.deepcopy(facts("910b3-8card-23.0.7-with-processes.txt"))
+    info["npus"][3]["chips"][0]["health"] = "Alarm"
+    assert healthy_chips(info) == 7
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"npu_family": None}, "no Ascend NPU found on this node"),
+        ({"npu_family": "A5"}, "the NPU family A5 has no MindCluster device plugin"),
+        ({"architecture": "riscv64"}, "the architecture riscv64"),
+        (
+            {"version": "latest"},
+            "device_plugin_version 'latest' is not a MindCluster version",
+        ),
+        ({"extra_labels": {"rack": 12}}, "the node label rack=12 is not a valid"),
+        ({"extra_labels": {"zone": "a b"}}, "the node label zone='a b'"),
+    ],
+)
+def test_bad_input_names_the_cause(kw, message):
+    with pytest.raises(PlanError, match=message.replace("(", r"\(")):
+        plan(CATALOGUE, params(**kw))
+
+
+def test_a_broken_catalogue_is_refused():
+    with pytest.raises(PlanError, match="schema: 1"):
+        validate_catalogue({"families": {}})
+    broken = copy.deepcopy(CATALOGUE)
+    del broken["families"]["910"]["resource"]
+    with pytest.raises(PlanError, match="family 910 has no 'resource'"):
+        validate_catalogue(broken)

@@ -1,0 +1,108 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""container_image_load: present, loaded, check mode, and every refusal with its cause."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from ansible.module_utils import basic
+
+from ansible_collections.cubestudio.ascend.plugins.modules import container_image_load
+
+REF = "docker.io/library/ascend-k8sdeviceplugin:v7.3.0"
+
+
+@pytest.fixture(autouse=True)
+def tools_present():
+    with mock.patch.object(
+        basic.AnsibleModule,
+        "get_bin_path",
+        lambda self, name, *a, **k: "/usr/bin/" + name,
+    ):
+        yield
+
+
+def args(tmp_path, **kw):
+    archive = tmp_path / "dp.tar"
+    archive.write_bytes(b"x")
+    base = {
+        "path": str(archive),
+        "image": "ascend-k8sdeviceplugin:v7.3.0",
+        "engine": "containerd://1.6.20",
+    }
+    base.update(kw)
+    return base
+
+
+def test_present_image_changes_nothing(module_runner, tmp_path):
+    result, calls = module_runner(
+        container_image_load.main, args(tmp_path), [(0, REF + "\n", "")]
+    )
+    assert result["changed"] is False and "failed" not in result
+    assert calls == [["ctr", "-n", "k8s.io", "images", "ls", "-q", "name==" + REF]]
+
+
+def test_missing_image_is_imported_and_checked(module_runner, tmp_path):
+    result, calls = module_runner(
+        container_image_load.main,
+        args(tmp_path),
+        [(0, "", ""), (0, "unpacking ...", ""), (0, REF + "\n", "")],
+    )
+    assert result["changed"] is True and "failed" not in result
+    assert calls[1] == [
+        "ctr",
+        "-n",
+        "k8s.io",
+        "images",
+        "import",
+        str(tmp_path / "dp.tar"),
+    ]
+
+
+def test_check_mode_loads_nothing(module_runner, tmp_path):
+    result, calls = module_runner(
+        container_image_load.main,
+        dict(args(tmp_path), _ansible_check_mode=True),
+        [(0, "", "")],
+    )
+    assert result["changed"] is True
+    assert len(calls) == 1
+
+
+def test_docker_engine(module_runner, tmp_path):
+    result, calls = module_runner(
+        container_image_load.main,
+        args(tmp_path, engine="docker://27.5.1"),
+        [(1, "", "No such image"), (0, "Loaded image", ""), (0, "sha256:abc", "")],
+    )
+    assert result["changed"] is True
+    assert calls[1] == ["docker", "load", "-i", str(tmp_path / "dp.tar")]
+
+
+@pytest.mark.parametrize(
+    ("kw", "commands", "message"),
+    [
+        (
+            {"engine": "cri-o://1.30"},
+            [],
+            "is not one an image tarball can be loaded into",
+        ),
+        ({"image": ""}, [], "is not an image reference"),
+        ({"path": "/nonexistent.tar"}, [(0, "", "")], "is not on the node"),
+        (
+            {},
+            [(0, "", ""), (1, "", "ctr: unexpected EOF")],
+            "failed (exit 1): ctr: unexpected EOF",
+        ),
+        ({}, [(0, "", ""), (0, "", ""), (0, "", "")], "holds no image " + REF),
+    ],
+)
+def test_refusals_name_the_cause(module_runner, tmp_path, kw, commands, message):
+    result, _calls = module_runner(
+        container_image_load.main, args(tmp_path, **kw), commands
+    )
+    assert result["failed"] is True
+    assert message in result["msg"]
