@@ -23,7 +23,7 @@ SCENARIO ?=
 export GO_CACHE ?= $(ROOT)/.build/go
 GO_TEST := GOMODCACHE=$(GO_CACHE)/mod GOCACHE=$(GO_CACHE)/build GOFLAGS=-mod=readonly GOTOOLCHAIN=local go
 
-.PHONY: help setup images lint sanity units simulator sim-images molecule build-check test demo k8s cluster testbed cluster-clean demo-clean docs clean
+.PHONY: help setup images lint sanity units promtool simulator sim-images molecule build-check test demo k8s cluster testbed cluster-clean demo-clean docs clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -46,6 +46,10 @@ lint: setup ## yamllint, ansible-lint (production), ruff, vermin (Python 3.8 flo
 
 sanity: setup ## ansible-test sanity (offline, local venv)
 	tools/ansible_test.sh sanity --python $(PYTHON_VERSION) --color no
+
+promtool: setup ## the exporter's alert rules: promtool check rules and promtool test rules (tests/promtool)
+	promtool check rules roles/exporter/files/ascend-npu.rules.yml
+	cd tests/promtool && promtool test rules *.test.yml
 
 units: setup ## ansible-test units
 	tools/ansible_test.sh units --python $(PYTHON_VERSION) --color no
@@ -99,7 +103,7 @@ molecule: images ## every molecule scenario (SCENARIO=name for one)
 build-check: setup ## galaxy build, install into an empty path, syntax-check the installed site playbook
 	tools/build_check.sh
 
-test: lint sanity units simulator build-check molecule testbed ## everything CI runs
+test: lint sanity units promtool simulator build-check molecule testbed ## everything CI runs
 
 demo: images ## build the simulated 910B node and run site.yml against it (run twice: zero changed; DEMO_ARGS="--check --diff" passes options)
 	tools/demo.sh $(if $(DEMO_ARGS),-- $(DEMO_ARGS))

@@ -235,3 +235,84 @@ def plan(catalogue: dict, params: dict) -> dict:
         "rules": spec["rules"],
         "resources": spec["resources"],
     }
+
+
+EXPORTER_ARGUMENT_SPEC = {
+    "version": {"type": "str", "required": True},
+    "engine": {"type": "str", "default": "auto"},
+    "node_runtime": {"type": "str", "default": ""},
+    "image_registry": {"type": "str", "default": ""},
+    "image_pull_policy": {"type": "str", "default": ""},
+    "port": {"type": "int", "default": 8082},
+    "update_time": {"type": "int", "default": 5},
+    "catalogue_file": {"type": "path"},
+}
+
+
+def exporter_plan(catalogue: dict, params: dict) -> dict:
+    """The npu-exporter plan of one node: image, flags and mounts for its engine."""
+    spec = catalogue.get("exporter")
+    if not spec:
+        raise PlanError("the MindCluster catalogue has no 'exporter'")
+    # auto: the engine the kubelet uses (the Node's containerRuntimeVersion), containerd
+    # when there is no Node to ask (render mode): Kubernetes' default since 1.24.
+    text = (params.get("engine") or "auto").strip().lower()
+    if text == "auto":
+        text = (params.get("node_runtime") or "containerd").strip().lower()
+    engine = text.split("://", 1)[0]
+    if engine not in spec["engines"]:
+        raise PlanError(
+            "the kubelet's container engine is %r; npu-exporter reads containers from %s. "
+            "Fix: run the exporter on nodes whose kubelet uses containerd, or Docker through "
+            "cri-dockerd" % (params.get("engine"), " or ".join(sorted(spec["engines"])))
+        )
+    port = spec["port"] if params.get("port") is None else params["port"]
+    if not 1025 <= port <= 40000:
+        raise PlanError(
+            "exporter_port %d is outside 1025-40000, the range npu-exporter accepts"
+            % port
+        )
+    update = 5 if params.get("update_time") is None else params["update_time"]
+    if not 1 <= update <= 60:
+        raise PlanError(
+            "exporter_update_time %d is outside 1-60 s, the range npu-exporter accepts"
+            % update
+        )
+    version = params["version"]
+    try:
+        healthz = compare(version, spec["healthz_from"]) >= 0
+    except VersionError:
+        raise PlanError(
+            "exporter_version %r is not a MindCluster version (e.g. 7.3.0, 26.0.0)"
+            % version
+        ) from None
+    flags = [
+        "-port=%d" % port,
+        "-ip=0.0.0.0",
+        "-updateTime=%d" % update,
+        "-logFile=%s/npu-exporter.log" % spec["log_dir"],
+        "-logLevel=0",
+    ] + list(spec["engines"][engine]["flags"])
+    if healthz:
+        flags += [
+            "--enable-healthz=true",
+            "--healthz-address=%d" % spec["healthz_port"],
+        ]
+    registry = (params.get("image_registry") or "").rstrip("/")
+    image = "%s:v%s" % (spec["image"], version)
+    return {
+        "engine": engine,
+        "namespace": spec["namespace"],
+        "daemonset": spec["daemonset"],
+        "image": registry + "/" + image if registry else image,
+        "image_pull_policy": params.get("image_pull_policy")
+        or ("IfNotPresent" if registry else "Never"),
+        "command": "umask 027; npu-exporter " + " ".join(flags),
+        "port": port,
+        "healthz_port": spec["healthz_port"] if healthz else None,
+        "log_dir": spec["log_dir"],
+        "volumes": [list(v) for v in spec["volumes"]]
+        + [list(v) for v in spec["engines"][engine]["volumes"]],
+        "resources": spec["resources"],
+        "node_selector": dict(catalogue["worker_labels"]),
+    }

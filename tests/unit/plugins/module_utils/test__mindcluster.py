@@ -14,6 +14,7 @@ import yaml
 from ansible_collections.cubestudio.ascend.plugins.module_utils._mindcluster import (
     PlanError,
     accelerator_type,
+    exporter_plan,
     healthy_chips,
     plan,
     validate_catalogue,
@@ -164,3 +165,49 @@ def test_a_broken_catalogue_is_refused():
     del broken["families"]["910"]["resource"]
     with pytest.raises(PlanError, match="family 910 has no 'resource'"):
         validate_catalogue(broken)
+
+
+def exporter(**kw):
+    base = {
+        "version": "7.3.0",
+        "engine": "auto",
+        "node_runtime": "containerd://1.6.20",
+        "image_registry": "",
+        "image_pull_policy": "",
+        "port": 8082,
+        "update_time": 5,
+    }
+    base.update(kw)
+    return exporter_plan(CATALOGUE, base)
+
+
+def test_exporter_follows_the_kubelet_s_engine():
+    p = exporter()
+    assert p["engine"] == "containerd"
+    assert "-containerMode=containerd" in p["command"]
+    assert "-endpoint=/run/containerd/containerd.sock" in p["command"]
+    assert p["image"] == "npu-exporter:v7.3.0" and p["image_pull_policy"] == "Never"
+    assert "healthz" not in p["command"]
+    docker = exporter(node_runtime="docker://27.5.1")
+    assert "-containerMode=docker" in docker["command"]
+    assert "-endpoint=/var/run/cri-dockerd.sock" in docker["command"]
+    assert "cri-dockerd" in [v[0] for v in docker["volumes"]]
+    # Render mode has no Node to ask: containerd, Kubernetes' default.
+    assert exporter(node_runtime="")["engine"] == "containerd"
+    # An explicit engine wins over the Node's.
+    assert exporter(engine="docker")["engine"] == "docker"
+    assert "--healthz-address=11256" in exporter(version="26.0.0")["command"]
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"node_runtime": "cri-o://1.30.0"}, "npu-exporter reads containers from"),
+        ({"port": 80}, "exporter_port 80 is outside 1025-40000"),
+        ({"update_time": 0}, "exporter_update_time 0 is outside 1-60"),
+        ({"version": "main"}, "exporter_version 'main' is not a MindCluster version"),
+    ],
+)
+def test_exporter_bad_input_names_the_cause(kw, message):
+    with pytest.raises(PlanError, match=message):
+        exporter(**kw)

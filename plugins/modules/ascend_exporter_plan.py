@@ -1,0 +1,91 @@
+#!/usr/bin/python
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+# Documentation only: the action plugin plugins/action/ascend_exporter_plan.py does the work on
+# the controller, with the logic in plugins/module_utils/_mindcluster.py.
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: ascend_exporter_plan
+short_description: Decide how Huawei's npu-exporter runs on a node
+version_added: 0.2.0
+description:
+  - From the engine the kubelet uses and the wanted MindCluster release, decides the npu-exporter
+    image, its C(-containerMode) and socket flags, its mounts and its health endpoint.
+  - Runs on the controller and changes nothing; the catalogue of Huawei facts it reads is
+    C(data/mindcluster.yml) in the collection.
+author: cubestudio maintainers (@cubestudio)
+options:
+  version:
+    description: MindCluster release of npu-exporter (the image tag without C(v)).
+    type: str
+    required: true
+  engine:
+    description:
+      - C(containerd) or C(docker), or C(auto) for the engine in O(node_runtime), and C(containerd)
+        (Kubernetes' default) when that is empty.
+    type: str
+    default: auto
+  node_runtime:
+    description: The Node's C(status.nodeInfo.containerRuntimeVersion), such as C(containerd://1.6.20).
+    type: str
+    default: ""
+  image_registry:
+    description: Registry (and path) in front of the image name; empty for images loaded on the nodes.
+    type: str
+    default: ""
+  image_pull_policy:
+    description: C(imagePullPolicy); empty for C(Never) without a registry and C(IfNotPresent) with one.
+    type: str
+    default: ""
+  port:
+    description: The metrics port (C(-port), 1025 to 40000).
+    type: int
+    default: 8082
+  update_time:
+    description: Seconds between two reads of the NPUs (C(-updateTime), 1 to 60).
+    type: int
+    default: 5
+  catalogue_file:
+    description: A site copy of C(data/mindcluster.yml) (same structure).
+    type: path
+extends_documentation_fragment:
+  - cubestudio.ascend.attributes
+  - cubestudio.ascend.attributes.controller_facts
+"""
+
+EXAMPLES = r"""
+- name: Plan the exporter
+  cubestudio.ascend.ascend_exporter_plan:
+    version: 7.3.0
+    node_runtime: containerd://1.6.20
+"""
+
+RETURN = r"""
+plan:
+  description: The plan, also set as the fact C(ascend_exporter_plan).
+  returned: success
+  type: dict
+  contains:
+    engine:
+      description: C(containerd) or C(docker).
+      type: str
+    image:
+      description: The image reference of the DaemonSet.
+      type: str
+      sample: npu-exporter:v7.3.0
+    command:
+      description: The exporter's command line.
+      type: str
+    port:
+      description: The metrics port.
+      type: int
+      sample: 8082
+    volumes:
+      description: Host paths of the DaemonSet, each C([name, container path, node path, read-only, hostPath type]).
+      type: list
+      elements: list
+"""

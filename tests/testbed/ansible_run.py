@@ -1,0 +1,102 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""ansible-playbook against the test bed's node, and readers of its output (role tests)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PLAYBOOK = os.path.join(ROOT, "tests", "testbed", "playbooks", "device_plugin.yml")
+ARCHIVE = os.path.join(
+    ROOT, ".build", "images", "mindcluster", "ascend-k8sdeviceplugin_v7.3.0_x86_64.tar"
+)
+IMAGE = "docker.io/library/ascend-k8sdeviceplugin:v7.3.0"
+
+
+def playbook(cluster, tmp_path, *args, book=PLAYBOOK, **extra_vars):
+    inventory = {
+        "all": {
+            "hosts": {
+                "localhost": {
+                    "ansible_connection": "local",
+                    "ansible_python_interpreter": sys.executable,
+                }
+            },
+            "children": {
+                "ascend_nodes": {
+                    "hosts": {
+                        cluster.container: {
+                            "ansible_connection": "community.docker.docker",
+                            "ansible_python_interpreter": "/usr/bin/python3",
+                        }
+                    }
+                }
+            },
+        }
+    }
+    variables = {
+        "ascend_kubeconfig": cluster.bed.kubeconfig,
+        "device_plugin_image_archive": ARCHIVE,
+        "device_plugin_smoke_image": "docker.io/cubestudio/workload:latest",
+        "device_plugin_node_labels": {"accelerate": "ascend"},
+        "device_plugin_wait_timeout": 120,
+        "exporter_image_archive": ARCHIVE.replace(
+            "ascend-k8sdeviceplugin_", "npu-exporter_"
+        ),
+        "exporter_wait_timeout": 120,
+        # The simulator's PCI devices (the collection's one test hook).
+        "ascend_sysfs_root": "/var/lib/ascend-sim/sys",
+    }
+    variables.update(extra_vars)
+    (tmp_path / "inventory.json").write_text(json.dumps(inventory))
+    (tmp_path / "vars.json").write_text(json.dumps(variables))
+    env = dict(
+        os.environ,
+        ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"),
+        ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, ".build", "collections"),
+        ANSIBLE_FORCE_COLOR="0",
+        ANSIBLE_NOCOLOR="1",
+    )
+    proc = subprocess.run(
+        [
+            os.path.join(os.path.dirname(sys.executable), "ansible-playbook"),
+            "-i",
+            str(tmp_path / "inventory.json"),
+            "-e",
+            "@" + str(tmp_path / "vars.json"),
+            book,
+        ]
+        + list(args),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=900,
+        check=False,
+    )
+    return proc.returncode, proc.stdout.decode(errors="replace")
+
+
+def recap(output, host):
+    match = re.search(r"^%s\s*:\s*(.*)$" % re.escape(host), output, re.M)
+    assert match, output
+    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", match.group(1))}
+
+
+def task_status(output, name, role="device_plugin"):
+    """ok, changed, failed or skipping: the first result line after the task's header.
+
+    `name` is the task's whole name."""
+    match = re.search(
+        r"^TASK \[cubestudio\.ascend\.%s : %s\] \**\n(\w+)" % (role, re.escape(name)),
+        output,
+        re.M,
+    )
+    assert match, "task %r not in the output:\n%s" % (name, output)
+    return match.group(1)

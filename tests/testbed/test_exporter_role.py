@@ -1,0 +1,280 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The exporter role on the real cluster of the test bed, scraped by a real Prometheus.
+
+The device_plugin role labels the node, the exporter role deploys npu-exporter (the simulator's
+stand-in). Prometheus is Debian's (the test machine's /usr/bin/prometheus, copied into the
+node, where pod addresses are routed): it scrapes the exporter's pod, loads the role's rules
+file, and every dashboard query returns data for the node. The "for" durations of the alerts
+are proven by `promtool test rules` (tests/promtool); here the temperature alert goes pending
+when the simulator heats a chip, and clears when it cools.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import time
+import urllib.parse
+
+import manifests
+import pytest
+from ansible_run import ROOT, playbook, recap, task_status
+from bed import docker
+
+BOOK = os.path.join(ROOT, "tests", "testbed", "playbooks", "kubernetes.yml")
+RULES = os.path.join(ROOT, "roles", "exporter", "files", "ascend-npu.rules.yml")
+DASHBOARD = os.path.join(
+    ROOT, "roles", "exporter", "files", "ascend-npu-dashboard.json"
+)
+SIM = "/opt/ascend-sim/bin/ascend-sim"
+PROM = "http://127.0.0.1:9090"
+
+# Enough of the Prometheus operator's CRDs for the API server to store the two kinds.
+CRDS = [
+    {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "%s.monitoring.coreos.com" % plural},
+        "spec": {
+            "group": "monitoring.coreos.com",
+            "scope": "Namespaced",
+            "names": {"plural": plural, "singular": plural[:-1], "kind": kind},
+            "versions": [
+                {
+                    "name": "v1",
+                    "served": True,
+                    "storage": True,
+                    "schema": {
+                        "openAPIV3Schema": {
+                            "type": "object",
+                            "x-kubernetes-preserve-unknown-fields": True,
+                        }
+                    },
+                }
+            ],
+        },
+    }
+    for plural, kind in (
+        ("servicemonitors", "ServiceMonitor"),
+        ("prometheusrules", "PrometheusRule"),
+    )
+]
+
+
+@pytest.fixture(scope="module")
+def exporter(cluster, tmp_path_factory):
+    cluster.delete(
+        manifests.device_plugin()
+    )  # the plain manifests of test_device_plugin.py
+    cluster.delete(CRDS)
+    rc, out = playbook(
+        cluster,
+        tmp_path_factory.mktemp("exporter"),
+        book=BOOK,
+        device_plugin_smoke_test=False,
+    )
+    assert rc == 0, out
+    yield cluster, out
+    cluster.kubectl("delete", "namespace", "npu-exporter", "--ignore-not-found")
+    cluster.kubectl(
+        "delete",
+        "-n",
+        "kube-system",
+        "daemonset",
+        manifests.DAEMONSET,
+        "--ignore-not-found",
+    )
+    cluster.delete(CRDS)
+
+
+def pod_ip(cluster):
+    pods = cluster.get("pods", "-n", "npu-exporter", "-l", "app=npu-exporter")["items"]
+    assert len(pods) == 1, pods
+    return pods[0]["status"]["podIP"]
+
+
+def test_the_exporter_runs_for_the_kubelet_s_engine(exporter):
+    cluster, out = exporter
+    assert task_status(out, "The exporter counts the node's NPUs", "exporter") == "ok"
+    ds = cluster.get("daemonset", "-n", "npu-exporter", "npu-exporter")
+    args = ds["spec"]["template"]["spec"]["containers"][0]["args"][0]
+    assert "-containerMode=containerd" in args
+    assert "-endpoint=/run/containerd/containerd.sock" in args
+    service = cluster.get("service", "-n", "npu-exporter", "npu-exporter")
+    assert service["metadata"]["annotations"]["prometheus.io/scrape"] == "true"
+    policy = cluster.get(
+        "networkpolicy", "-n", "npu-exporter", "exporter-network-policy"
+    )
+    assert policy["spec"]["ingress"][0]["from"][0]["podSelector"]["matchLabels"] == {
+        "app": "prometheus"
+    }
+    dashboard = cluster.get("configmap", "-n", "npu-exporter", "ascend-npu-dashboard")
+    assert dashboard["metadata"]["labels"]["grafana_dashboard"] == "1"
+    with open(DASHBOARD, encoding="utf-8") as handle:
+        assert json.loads(dashboard["data"]["ascend-npu.json"]) == json.load(handle)
+    # No Prometheus operator on the bed yet: no ServiceMonitor or PrometheusRule was tried.
+    assert task_status(
+        out, "Apply the ServiceMonitor and the PrometheusRule", "exporter"
+    ) == ("skipping")
+    metrics = node_get(cluster, "http://%s:8082/metrics" % pod_ip(cluster))
+    assert "machine_npu_nums 8" in metrics
+    assert metrics.count("npu_chip_info_temperature{") == 8
+
+
+def test_with_the_operator_s_crds_it_adds_servicemonitor_and_rules(exporter, tmp_path):
+    cluster, _out = exporter
+    cluster.apply(CRDS)
+    time.sleep(3)  # the API server serves a new CRD after a moment
+    rc, out = playbook(cluster, tmp_path, book=BOOK, device_plugin_smoke_test=False)
+    assert rc == 0, out
+    monitor = cluster.get("servicemonitor", "-n", "npu-exporter", "npu-exporter")
+    assert monitor["spec"]["endpoints"][0]["port"] == "http"
+    rule = cluster.get("prometheusrule", "-n", "npu-exporter", "ascend-npu")
+    alerts = [r["alert"] for r in rule["spec"]["groups"][0]["rules"]]
+    assert alerts == [
+        "AscendNpuTemperatureHigh",
+        "AscendNpuUnhealthy",
+        "AscendNpuHbmNearlyFull",
+        "AscendNpuCountDropped",
+        "AscendNpuExporterDown",
+    ]
+    # And converged: nothing changes on the next run, nor in check mode.
+    rc, out = playbook(cluster, tmp_path, book=BOOK, device_plugin_smoke_test=False)
+    assert rc == 0, out
+    assert recap(out, cluster.container)["changed"] == 0, out
+    rc, out = playbook(
+        cluster, tmp_path, "--check", book=BOOK, device_plugin_smoke_test=False
+    )
+    assert rc == 0, out
+    assert recap(out, cluster.container)["changed"] == 0, out
+
+
+def test_render_mode_is_stable(exporter, tmp_path):
+    cluster, _out = exporter
+    render = tmp_path / "rendered"
+    renders = []
+    for _attempt in range(2):
+        rc, out = playbook(
+            cluster,
+            tmp_path,
+            book=BOOK,
+            device_plugin_render_dir=str(render),
+            exporter_render_dir=str(render),
+        )
+        assert rc == 0, out
+        renders.append({p.name: p.read_bytes() for p in render.iterdir()})
+    files = renders[1]
+    assert files == renders[0]
+    assert {
+        "npu-exporter.yaml",
+        "npu-exporter-monitoring.yaml",
+        "npu-exporter-dashboard.yaml",
+        "ascend-npu.rules.yml",
+    } <= set(files)
+    for name in ("npu-exporter.yaml", "npu-exporter-dashboard.yaml"):
+        cluster.kubectl("apply", "--dry-run=server", "-f", str(render / name))
+
+
+@pytest.fixture()
+def prometheus(exporter):
+    """Debian's Prometheus in the node, scraping the exporter's pod with the role's rules."""
+    cluster, _out = exporter
+    target = "%s:8082" % pod_ip(cluster)
+    config = (
+        "global: {scrape_interval: 2s, evaluation_interval: 2s}\n"
+        "rule_files: [/etc/cubestudio-prom/ascend-npu.rules.yml]\n"
+        "scrape_configs:\n"
+        "  - job_name: npu-exporter\n"
+        "    static_configs: [{targets: ['%s']}]\n" % target
+    )
+    cluster.node_sh("mkdir -p /etc/cubestudio-prom /var/lib/cubestudio-prom")
+    docker(
+        "cp", "/usr/bin/prometheus", "%s:/usr/local/bin/prometheus" % cluster.container
+    )
+    docker(
+        "cp", RULES, "%s:/etc/cubestudio-prom/ascend-npu.rules.yml" % cluster.container
+    )
+    cluster.node_sh(
+        "printf %s > /etc/cubestudio-prom/prometheus.yml" % shlex.quote(config)
+    )
+    cluster.node_sh(
+        "systemd-run --unit cubestudio-prometheus --collect /usr/local/bin/prometheus "
+        "--config.file=/etc/cubestudio-prom/prometheus.yml "
+        "--storage.tsdb.path=/var/lib/cubestudio-prom --web.listen-address=127.0.0.1:9090"
+    )
+    yield cluster
+    cluster.node_sh("systemctl stop cubestudio-prometheus", check=False)
+    cluster.node_sh("rm -rf /var/lib/cubestudio-prom", check=False)
+
+
+def node_get(cluster, url):
+    """GET from inside the node (where pod addresses are routed); the node has no curl."""
+    script = "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())"
+    return cluster.node_sh("python3 -c %s %s" % (shlex.quote(script), shlex.quote(url)))
+
+
+def api(cluster, path, **params):
+    body = json.loads(
+        node_get(cluster, PROM + path + "?" + urllib.parse.urlencode(params))
+    )
+    assert body["status"] == "success", body
+    return body["data"]
+
+
+def test_prometheus_scrapes_loads_the_rules_and_every_panel_has_data(prometheus):
+    cluster = prometheus
+    cluster.wait(
+        "Prometheus scrapes the exporter",
+        lambda: api(cluster, "/api/v1/query", query='up{job="npu-exporter"} == 1')[
+            "result"
+        ],
+        timeout=60,
+    )
+    groups = api(cluster, "/api/v1/rules")["groups"]
+    rules = {r["name"]: r["health"] for g in groups for r in g["rules"]}
+    assert rules == dict.fromkeys(
+        [
+            "AscendNpuTemperatureHigh",
+            "AscendNpuUnhealthy",
+            "AscendNpuHbmNearlyFull",
+            "AscendNpuCountDropped",
+            "AscendNpuExporterDown",
+        ],
+        "ok",
+    ), groups
+    with open(DASHBOARD, encoding="utf-8") as handle:
+        panels = json.load(handle)["panels"]
+    for panel in panels:
+        expr = panel["targets"][0]["expr"].replace(
+            'instance=~"$instance"', 'instance=~".+"'
+        )
+        result = api(cluster, "/api/v1/query", query=expr)["result"]
+        assert result, "the panel %r has no data: %s" % (panel["title"], expr)
+
+
+def test_a_hot_chip_raises_the_temperature_alert_and_it_clears(prometheus):
+    cluster = prometheus
+
+    def alert_states():
+        return {
+            a["labels"].get("id"): a["state"]
+            for a in api(cluster, "/api/v1/alerts")["alerts"]
+            if a["labels"]["alertname"] == "AscendNpuTemperatureHigh"
+        }
+
+    cluster.wait(
+        "exporter scraped", lambda: api(cluster, "/api/v1/query", query="up")["result"]
+    )
+    assert alert_states() == {}
+    cluster.node_sh("%s fault set overtemp --npu 2 --temp 86 >/dev/null" % SIM)
+    try:
+        states = cluster.wait(
+            "the alert is pending for NPU 2", alert_states, timeout=60
+        )
+        assert states == {"2": "pending"}, states
+    finally:
+        cluster.node_sh("%s fault clear overtemp >/dev/null" % SIM)
+    cluster.wait("the alert clears", lambda: alert_states() == {}, timeout=60)
