@@ -106,7 +106,7 @@ testbed: k8s images sim-images ## the test-bed tests (tests/testbed) on a cluste
 cluster-clean: ## remove the test bed's containers, network and .build/cluster
 	python tests/testbed/bed.py down
 
-molecule: images ## every molecule scenario (SCENARIO=name for one)
+molecule: images containerd2 ## every molecule scenario (SCENARIO=name for one; containerd 2.x for ascend_runtime_containerd2)
 	tools/run_molecule.sh $(SCENARIO)
 
 build-check: setup ## galaxy build, install into an empty path, syntax-check the installed site playbook

@@ -236,7 +236,9 @@ class Client:
         return {
             "state": first(status, 3, 0),
             "runtime_handler": text(status, 9),
-            "runtimeHandler": details.get("runtimeHandler"),
+            # The CRI field (containerd 1.6 and 2.x); 1.6 also has it in the verbose info,
+            # 2.x only in info.sandboxMetadata.
+            "runtimeHandler": text(status, 9) or details.get("runtimeHandler"),
             "runtimeType": details.get("runtimeType"),
             "runtimeOptions": details.get("runtimeOptions"),
         }
