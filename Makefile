@@ -23,7 +23,7 @@ SCENARIO ?=
 export GO_CACHE ?= $(ROOT)/.build/go
 GO_TEST := GOMODCACHE=$(GO_CACHE)/mod GOCACHE=$(GO_CACHE)/build GOFLAGS=-mod=readonly GOTOOLCHAIN=local go
 
-.PHONY: help setup images lint sanity units promtool simulator sim-images molecule build-check test demo k8s cluster testbed cluster-clean demo-clean docs clean
+.PHONY: help setup images lint sanity units promtool simulator sim-images molecule build-check test demo k8s crictl containerd2 cluster testbed cluster-clean demo-clean docs clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -80,10 +80,25 @@ define newline
 
 endef
 
-k8s: setup ## Kubernetes, CNI plugins and crictl from the pinned Go modules (cached by content; cold: ~6 min on 2 cores)
+k8s: setup crictl ## Kubernetes, CNI plugins and crictl from the pinned Go modules (cached by content; cold: ~6 min on 2 cores)
 	tools/gobuild.sh tests/testbed .build/k8s/bin/kube ./cmd/kube -ldflags "$(K8S_LDFLAGS)"
 	CGO_ENABLED=0 tools/gobuild.sh tests/testbed .build/k8s/bin/pause ./cmd/pause -ldflags "-s -w"
 	$(foreach p,$(CNI_PLUGINS),CGO_ENABLED=0 tools/gobuild.sh tests/tools/cni .build/cni/bin/$(notdir $(p)) $(CNI_MODULE)/plugins/$(p) -ldflags "-s -w -X github.com/containernetworking/plugins/pkg/utils/buildversion.BuildVersion=$(CNI_VERSION)"$(newline))
+
+# containerd 2.x from the module pinned in tests/tools/containerd/go.mod (Debian 12 ships 1.6):
+# the daemon, ctr and the runc shim, static (CGO_ENABLED=0 leaves out the btrfs snapshotter,
+# which needs libbtrfs headers; the devmapper and zfs snapshotters are left out by tags, no
+# node uses them). runc stays Debian's. Used by the molecule scenario ascend_runtime_containerd2.
+CONTAINERD2_MODULE := github.com/containerd/containerd/v2
+CONTAINERD2_VERSION := $(shell awk '$$1 == "$(CONTAINERD2_MODULE)" {print $$2; exit}' tests/tools/containerd/go.mod)
+CONTAINERD2_LDFLAGS := -s -w -X $(CONTAINERD2_MODULE)/version.Version=$(CONTAINERD2_VERSION) \
+	-X $(CONTAINERD2_MODULE)/version.Revision=module-proxy -X $(CONTAINERD2_MODULE)/version.Package=$(CONTAINERD2_MODULE)
+CONTAINERD2_TAGS := no_btrfs,no_devmapper,no_zfs,no_tracing
+
+containerd2: setup ## containerd 2.x (containerd, ctr, runc shim) from the pinned Go module into .build/containerd2/bin (cold: ~1 min)
+	$(foreach c,containerd ctr containerd-shim-runc-v2,CGO_ENABLED=0 tools/gobuild.sh tests/tools/containerd .build/containerd2/bin/$(c) $(CONTAINERD2_MODULE)/cmd/$(c) -tags $(CONTAINERD2_TAGS) -ldflags "$(CONTAINERD2_LDFLAGS)"$(newline))
+
+crictl: setup ## crictl (sigs.k8s.io/cri-tools) from tests/tools/crictl into .build/k8s/bin (the CRI client of the tests)
 	CGO_ENABLED=0 tools/gobuild.sh tests/tools/crictl .build/k8s/bin/crictl sigs.k8s.io/cri-tools/cmd/crictl -ldflags "-s -w -X sigs.k8s.io/cri-tools/pkg/version.Version=$(CRICTL_VERSION)"
 
 cluster: k8s images sim-images ## control plane + BED_NODES simulated Ascend nodes (default 1), admin kubeconfig in .build/cluster/kubeconfig
@@ -97,7 +112,7 @@ testbed: k8s images sim-images ## the test-bed tests (tests/testbed) on a cluste
 cluster-clean: ## remove the test bed's containers, network and .build/cluster
 	python tests/testbed/bed.py down
 
-molecule: images ## every molecule scenario (SCENARIO=name for one)
+molecule: images containerd2 crictl ## every molecule scenario (SCENARIO=name for one; containerd 2.x for ascend_runtime_containerd2)
 	tools/run_molecule.sh $(SCENARIO)
 
 build-check: setup ## galaxy build, install into an empty path, syntax-check the installed site playbook

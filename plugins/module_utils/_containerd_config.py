@@ -13,7 +13,8 @@
 #   PLUGIN_BY_VERSION           the CRI plugin key for each config version
 #   ContainerdConfigError       the only exception raised for a config that cannot be handled
 #
-# Facts this relies on (checked with containerd 1.6.20, 1.7.24 and 2.1.9):
+# Facts this relies on (checked with containerd 1.6.20, 1.7.24 and 2.1.9; 1.6.20 and 2.2.9 run
+# the edited files in the molecule scenarios ascend_runtime_containerd and *_containerd2):
 # * The CRI runtimes live in [plugins.<cri>.containerd.runtimes.<name>], <cri> being `cri`
 #   in version 1, `io.containerd.grpc.v1.cri` in version 2 and `io.containerd.cri.v1.runtime`
 #   in version 3. containerd 1.x and 2.x read a file without `version` as version 1.
