@@ -120,7 +120,9 @@ build-check: setup ## galaxy build, install into an empty path, syntax-check the
 
 test: lint sanity units promtool simulator build-check molecule testbed ## everything CI runs
 
-demo: images ## build the simulated 910B node and run site.yml against it (run twice: zero changed; DEMO_ARGS="--check --diff" passes options)
+demo: images sim-images ## a simulated 910B node joined to the test bed's cluster, site.yml with every layer (run twice: zero changed; DEMO_ARGS="--check --diff" passes options)
+	@test -x .build/k8s/bin/kube || echo "[demo] first run: building Kubernetes v1.34 from its Go modules once (about 6-10 min on 2 cores), then the node (about 3 min)"
+	@$(MAKE) --no-print-directory k8s
 	tools/demo.sh $(if $(DEMO_ARGS),-- $(DEMO_ARGS))
 
 demo-clean: ## remove the demo node container

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: the main job on the built-in default. Builds a simulated Ascend node (an Atlas
-# server with 8 x 910B3 in a systemd container, see tests/simulator/README.md), runs site.yml
-# against it and prints the summary per host. Run it again: the second run reports zero changed
+# server with 8 x 910B3 in a systemd container, see tests/simulator/README.md) joined to the
+# test bed's real Kubernetes control plane, runs site.yml with every layer against it and prints
+# the summary per host. The cluster stays up (admin kubeconfig: .build/cluster/kubeconfig). Run it again: the second run reports zero changed
 # (and this script fails if it does not).
 #   tools/demo.sh            create the node if needed, run site.yml
 #   tools/demo.sh --clean    remove the demo node
@@ -20,6 +21,7 @@ SIM="$ROOT/tests/simulator/bin/ascend-sim"
 log() { printf '\033[1m[demo]\033[0m %s\n' "$*" >&2; }
 
 if [ "${1:-}" = "--clean" ]; then
+  python tests/testbed/bed.py leave "$NODE" >/dev/null 2>&1 || true
   docker rm -f -v "$NODE" >/dev/null 2>&1 && log "removed $NODE" || log "no $NODE to remove"
   rm -rf "$DEMO"
   exit 0
@@ -40,43 +42,29 @@ if [ "$(cat "$DEMO/artifacts/.sim-hash" 2>/dev/null)" != "$sim_hash" ]; then
 fi
 
 # 2. The node: created once, then reused (that is what makes the second run a real re-run).
-#    A run counts as a re-run only after a previous run on this node succeeded.
+#    A run counts as a re-run only after a previous run on this node succeeded. It is a node of
+#    the test bed (tests/testbed/README.md): its kubelet joins the bed's real control plane
+#    before any Ascend software is there, as a server that is already a Kubernetes node.
 first_run=true
 [ -f "$DEMO/converged-$NODE" ] && first_run=false
 if ! docker container inspect "$NODE" >/dev/null 2>&1; then
   first_run=true
   rm -f "$DEMO/converged-$NODE"
-  log "creating the simulated Ascend node $NODE ($CARDS x $MODEL) from $IMAGE"
-  docker run -d --name "$NODE" --hostname "$NODE" \
-    --cgroupns=private --cap-add SYS_ADMIN --cap-add NET_ADMIN --cap-add SYS_PTRACE \
-    --security-opt seccomp=unconfined --security-opt apparmor=unconfined \
-    --tmpfs /run:rw,exec,mode=755 --tmpfs /run/lock --tmpfs /tmp:rw,exec,mode=1777 --tmpfs /sys/fs/cgroup:rw \
-    -v /var/lib/docker -v /var/lib/containerd \
-    -v "$ROOT/tests/simulator:/opt/ascend-sim:ro" -v "$ROOT/.build/images:/opt/cubestudio-images:ro" \
-    "$IMAGE" /lib/systemd/systemd >/dev/null
 elif [ "$(docker container inspect -f '{{.State.Running}}' "$NODE")" != "true" ]; then
   docker start "$NODE" >/dev/null
 fi
-# systemd's bus appears a moment after the container starts; until then `--wait` fails at once.
-state=""
-for _ in $(seq 1 60); do
-  state="$(docker exec "$NODE" systemctl is-system-running --wait 2>/dev/null || true)"
-  case "$state" in running|degraded) break ;; esac
-  sleep 1
-done
-case "$state" in
-  running|degraded) ;;
-  *) echo "the demo node did not boot within 60 s (systemd: ${state:-no answer}); see: docker logs $NODE" >&2; exit 1 ;;
-esac
-if ! docker exec "$NODE" test -f /var/lib/ascend-sim/state.json; then
-  # The server as it arrives: NPUs on the PCI bus, Docker installed and running, no Ascend software.
-  docker exec "$NODE" /opt/ascend-sim/bin/ascend-sim hw-init --model "$MODEL" --cards "$CARDS" \
-    --sysfs-root /var/lib/ascend-sim/sys >/dev/null
+python tests/testbed/bed.py node "$NODE" --model "$MODEL" --cards "$CARDS"
+if ! docker exec "$NODE" test -f /var/lib/cubestudio-demo-docker; then
+  # The server as it arrives: NPUs on the PCI bus (bed.py node), Docker installed and running
+  # beside the containerd the kubelet uses (the classic trap), no Ascend software.
   docker exec "$NODE" systemctl enable --now docker.service >/dev/null 2>&1
+  docker exec "$NODE" touch /var/lib/cubestudio-demo-docker
   # An image the operator already has on the node, used by the runtime's verification container.
   docker exec "$NODE" sh -c 'docker image inspect cubestudio/workload:latest >/dev/null 2>&1 ||
     docker import /opt/cubestudio-images/workload.tar cubestudio/workload:latest >/dev/null'
 fi
+
+python tests/testbed/bed.py join "$NODE"
 
 # 3. The inventory an operator would write for this node.
 cat >"$DEMO/inventory.yml" <<EOF
@@ -93,10 +81,21 @@ all:
         ascend_sysfs_root: /var/lib/ascend-sim/sys
         ascend_artifact_local_dir: $DEMO/artifacts
         ascend_artifact_checksums: "{{ lookup('ansible.builtin.file', '$DEMO/artifacts/artifacts.json') | from_json | items2dict(key_name='file', value_name='sha256') }}"
-        ascend_runtime_verify_image: cubestudio/workload:latest
+        ascend_runtime_verify_image: docker.io/cubestudio/workload:latest
         # The simulated node runs Debian 12, which Huawei does not list for the 910B: the
         # tolerant policy turns that into a warning (the summary shows it) instead of a refusal.
         ascend_compat_policy: tolerant
+        # The Kubernetes layer: the bed's admin kubeconfig on this controller, and the
+        # MindCluster image tarballs as a release zip ships them (no registry).
+        ascend_kubernetes: true
+        ascend_kubeconfig: $ROOT/.build/cluster/kubeconfig
+        device_plugin_image_archive: $ROOT/.build/images/mindcluster/ascend-k8sdeviceplugin_v7.3.0_x86_64.tar
+        exporter_image_archive: $ROOT/.build/images/mindcluster/npu-exporter_v7.3.0_x86_64.tar
+        device_plugin_smoke_image: docker.io/cubestudio/workload:latest
+  hosts:
+    localhost:
+      ansible_connection: local
+      ansible_python_interpreter: $ROOT/.venv/bin/python
 EOF
 
 # 4. The main job.

@@ -5,6 +5,7 @@
 
     bed.py up [--nodes N] [--model 910B3] [--cards 8] [--provision driver,runtime]
     bed.py control-plane                 only the control plane (idempotent)
+    bed.py node CONTAINER [--model M] [--cards N]  a bare node container (the demo's), not joined
     bed.py join CONTAINER [--node NAME]  join an existing node container (molecule, demo)
     bed.py leave CONTAINER               delete the Node object and forget the node
     bed.py status                        nodes and their state, as JSON
@@ -1063,6 +1064,12 @@ def main(argv=None):
         help="release train the nodes get by hand (driver, runtime); 'none' for bare nodes",
     )
     sub.add_parser("control-plane", help="only the control plane")
+    node = sub.add_parser(
+        "node", help="a bare simulated Ascend node container, not joined"
+    )
+    node.add_argument("container")
+    node.add_argument("--model", default="910B3")
+    node.add_argument("--cards", type=int, default=8)
     join = sub.add_parser("join", help="join an existing node container")
     join.add_argument("container")
     join.add_argument("--node", help="node name (default: the container name)")
@@ -1089,6 +1096,8 @@ def main(argv=None):
             log("kubeconfig: %s" % os.path.relpath(bed.kubeconfig, ROOT))
         elif args.command == "control-plane":
             bed.up_control_plane()
+        elif args.command == "node":
+            bed.create_node(args.container, args.model, args.cards)
         elif args.command == "join":
             Bed.host_sysctls()
             bed.join(args.container, args.node, wait=not args.no_wait)
