@@ -100,3 +100,21 @@ def task_status(output, name, role="device_plugin"):
     )
     assert match, "task %r not in the output:\n%s" % (name, output)
     return match.group(1)
+
+
+# The Kubernetes releases MindCluster supports that kubernetes-validate has schemas of.
+SCHEMA_VERSIONS = ["1.%d.0" % minor for minor in range(26, 35)]
+
+
+def validate_schemas(path):
+    """Every object of a rendered file against the published schemas of 1.26 to 1.34 (strict:
+    an unknown field fails); returns the kinds checked."""
+    import kubernetes_validate
+    import yaml
+
+    with open(path, encoding="utf-8") as handle:
+        docs = [doc for doc in yaml.safe_load_all(handle) if doc]
+    for version in SCHEMA_VERSIONS:
+        for doc in docs:
+            kubernetes_validate.validate(doc, version, strict=True)
+    return [doc["kind"] for doc in docs]

@@ -12,9 +12,11 @@ accepted by the API server, and the failures a user meets, each with its cause.
 
 from __future__ import annotations
 
+import re
+
 import manifests
 import pytest
-from ansible_run import IMAGE, playbook, recap, task_status
+from ansible_run import IMAGE, playbook, recap, task_status, validate_schemas
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +95,12 @@ def test_render_mode_is_stable_and_the_api_server_accepts_it(converged, tmp_path
     cluster.kubectl(
         "apply", "--dry-run=server", "-f", str(render / "device-plugin.yaml")
     )
+    assert validate_schemas(render / "device-plugin.yaml") == [
+        "ServiceAccount",
+        "ClusterRole",
+        "ClusterRoleBinding",
+        "DaemonSet",
+    ]
 
 
 def test_a_node_the_cluster_does_not_know_is_named(converged, tmp_path):
@@ -123,3 +131,41 @@ def test_a_wrong_kubelet_root_fails_with_both_numbers_and_the_causes(
     finally:
         rc, out = playbook(cluster, tmp_path, device_plugin_smoke_test=False)
         assert rc == 0, out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            {"device_plugin_version": "6.0.0"},
+            "Ascend Docker Runtime 7.3.0 and device plugin 6.0.0 must be the same release",
+        ),
+        (
+            {"device_plugin_image_archive": "/nonexistent/dp.tar"},
+            "which is not a file on the controller",
+        ),
+        (
+            {"unreachable": True},
+            "The Kubernetes API cannot be reached from localhost",
+        ),
+    ],
+    ids=["version-mismatch", "missing-tarball", "unreachable-cluster"],
+)
+def test_wrong_input_is_refused_and_changes_nothing(
+    converged, tmp_path, extra, message
+):
+    cluster, _out = converged
+    if extra.pop("unreachable", False):
+        bad = tmp_path / "kubeconfig"
+        with open(cluster.bed.kubeconfig, encoding="utf-8") as handle:
+            bad.write_text(
+                re.sub(r"server: \S+", "server: https://127.0.0.1:1", handle.read())
+            )
+        extra["ascend_kubeconfig"] = str(bad)
+    before = cluster.get("daemonset", "-n", "kube-system", manifests.DAEMONSET)
+    rc, out = playbook(cluster, tmp_path, **extra)
+    assert rc != 0, out
+    assert message in out, out
+    assert recap(out, cluster.container)["changed"] == 0, out
+    after = cluster.get("daemonset", "-n", "kube-system", manifests.DAEMONSET)
+    assert after["metadata"]["resourceVersion"] == before["metadata"]["resourceVersion"]

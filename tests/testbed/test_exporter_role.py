@@ -21,7 +21,7 @@ import urllib.parse
 
 import manifests
 import pytest
-from ansible_run import ROOT, playbook, recap, task_status
+from ansible_run import ROOT, playbook, recap, task_status, validate_schemas
 from bed import docker
 
 BOOK = os.path.join(ROOT, "tests", "testbed", "playbooks", "kubernetes.yml")
@@ -176,6 +176,13 @@ def test_render_mode_is_stable(exporter, tmp_path):
     } <= set(files)
     for name in ("npu-exporter.yaml", "npu-exporter-dashboard.yaml"):
         cluster.kubectl("apply", "--dry-run=server", "-f", str(render / name))
+    assert validate_schemas(render / "npu-exporter.yaml") == [
+        "Namespace",
+        "NetworkPolicy",
+        "DaemonSet",
+        "Service",
+    ]
+    assert validate_schemas(render / "npu-exporter-dashboard.yaml") == ["ConfigMap"]
 
 
 @pytest.fixture()
