@@ -19,7 +19,8 @@ ARCHIVE = os.path.join(
 IMAGE = "docker.io/library/ascend-k8sdeviceplugin:v7.3.0"
 
 
-def playbook(cluster, tmp_path, *args, book=PLAYBOOK, **extra_vars):
+def playbook(cluster, tmp_path, *args, book=PLAYBOOK, host=None, **extra_vars):
+    """ansible-playbook `book` against the bed's node (or the container `host`); (rc, output)."""
     inventory = {
         "all": {
             "hosts": {
@@ -31,7 +32,7 @@ def playbook(cluster, tmp_path, *args, book=PLAYBOOK, **extra_vars):
             "children": {
                 "ascend_nodes": {
                     "hosts": {
-                        cluster.container: {
+                        host or cluster.container: {
                             "ansible_connection": "community.docker.docker",
                             "ansible_python_interpreter": "/usr/bin/python3",
                         }
