@@ -23,7 +23,7 @@ SCENARIO ?=
 export GO_CACHE ?= $(ROOT)/.build/go
 GO_TEST := GOMODCACHE=$(GO_CACHE)/mod GOCACHE=$(GO_CACHE)/build GOFLAGS=-mod=readonly GOTOOLCHAIN=local go
 
-.PHONY: help setup images lint sanity units promtool simulator sim-images molecule build-check test demo k8s crictl containerd2 cluster testbed cluster-clean demo-clean docs clean
+.PHONY: help setup images lint sanity units promtool simulator sim-images molecule build-check test demo k8s crictl containerd2 cluster testbed cluster-clean bench demo-clean docs clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -124,6 +124,10 @@ demo: images sim-images ## a simulated 910B node joined to the test bed's cluste
 	@test -x .build/k8s/bin/kube || echo "[demo] first run: building Kubernetes v1.34 from its Go modules once (about 6-10 min on 2 cores), then the node (about 3 min)"
 	@$(MAKE) --no-print-directory k8s
 	tools/demo.sh $(if $(DEMO_ARGS),-- $(DEMO_ARGS))
+
+bench: images sim-images ## no-op re-run of site.yml against the floor on the demo node, medians in docs/benchmarks.md
+	@$(MAKE) --no-print-directory k8s
+	python tools/bench.py
 
 demo-clean: ## remove the demo node container
 	tools/demo.sh --clean
