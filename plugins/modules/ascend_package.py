@@ -172,7 +172,7 @@ stderr:
   type: str
 outcome:
   description:
-    - V(live) when the package succeeded and nothing is pending (the driver's exit code 0:
+    - V(live) when the package succeeded and nothing is pending (the driver's exit code 0,
       installed and the hot reset worked, the new version runs at once), V(reboot) when it
       succeeded but the host must be rebooted (the driver's exit code 2, or the installer's
       words, ANSI colour codes stripped), V(failed) otherwise; null when nothing ran.
