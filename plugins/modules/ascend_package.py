@@ -170,8 +170,17 @@ stderr:
   description: What the package printed on standard error.
   returned: always
   type: str
+outcome:
+  description:
+    - V(live) when the package succeeded and nothing is pending (the driver's exit code 0,
+      installed and the hot reset worked, the new version runs at once), V(reboot) when it
+      succeeded but the host must be rebooted (the driver's exit code 2, or the installer's
+      words, ANSI colour codes stripped), V(failed) otherwise; null when nothing ran.
+  returned: always
+  type: str
+  sample: live
 reboot_required:
-  description: True when the exit code (O(reboot_rc)) or the package's own words say that the host must be rebooted.
+  description: True when the exit code (O(reboot_rc)) or the package's own words (ANSI colour codes stripped) say that the host must be rebooted.
   returned: always
   type: bool
   sample: true
@@ -202,8 +211,8 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._installer impor
     build_command,
     diagnose,
     error_lines,
-    is_damaged,
-    needs_reboot,
+    outcome,
+    strip_ansi,
     tail,
 )
 
@@ -299,6 +308,7 @@ def main():
         stdout="",
         stderr="",
         reboot_required=False,
+        outcome=None,
         log_excerpt=[],
         cause=None,
         fix=None,
@@ -332,7 +342,7 @@ def main():
     rc, out, err, timed_out = _run(module, argv, p["answer"], p["timeout"])
 
     result.update(rc=rc, stdout=out, stderr=err, changed=mutating)
-    output = out + "\n" + err
+    output = strip_ansi(out + "\n" + err)
     name = os.path.basename(p["path"])
 
     if timed_out:
@@ -344,7 +354,8 @@ def main():
             **result,
         )
 
-    if rc not in p["success_rc"] or is_damaged(output):
+    result["outcome"] = outcome(rc, output, p["success_rc"], p["reboot_rc"])
+    if result["outcome"] == "failed":
         appended = _appended(p["log_files"], offsets)
         result["log_excerpt"] = error_lines(appended)
         found = diagnose(output + "\n" + appended)
@@ -358,7 +369,7 @@ def main():
             msg += " Installer log: %s." % ", ".join(existing)
         module.fail_json(msg=msg, **result)
 
-    result["reboot_required"] = mutating and needs_reboot(rc, output, p["reboot_rc"])
+    result["reboot_required"] = mutating and result["outcome"] == "reboot"
     # Ansible treats any result with rc != 0 as failed unless the module says otherwise; a
     # success_rc such as 2 (installed, reboot needed) is a success.
     module.exit_json(failed=False, **result)

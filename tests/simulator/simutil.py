@@ -15,6 +15,7 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 from ascend_sim import catalog, hardware  # noqa: E402
+from ascend_sim.installers import driver  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(HERE))
 FIXTURES = os.path.join(REPO, "tests", "unit", "plugins", "module_utils", "fixtures")
@@ -52,6 +53,11 @@ class SimRoot:
         self.write("/etc/passwd", "root:x:0:0:root:/root:/bin/bash\n")
         self.write("/etc/group", "root:x:0:\n")
         self.write("/usr/sbin/ifconfig", "#!/bin/sh\nexit 0\n", 0o755)  # net-tools
+        # The other tools of the driver's check_tools.conf (lspci comes with hw-init).
+        for line in driver.REQUIRED_TOOLS:
+            tool = line.split(",")[0]
+            if tool not in ("lspci", "ifconfig"):
+                self.write("/usr/bin/" + tool, "#!/bin/sh\nexit 0\n", 0o755)
 
     def p(self, path):
         return os.path.join(self.path, path.lstrip("/"))

@@ -126,7 +126,8 @@ def test_selected_devices_and_mounts(host, tmp_path, value, ids):
         "/usr/local/Ascend/driver/lib64",
         "/usr/local/Ascend/driver/include",
         "/usr/local/dcmi",
-        "/usr/local/sbin/npu-smi",  # /usr/local/bin/npu-smi does not exist: skipped
+        "/usr/local/bin/npu-smi",  # the driver installs npu-smi in both places
+        "/usr/local/sbin/npu-smi",
         "/usr/local/Ascend/driver/version.info",
         "/etc/ascend_install.info",
         "/var/lib/ascend-sim",

@@ -49,7 +49,9 @@ FAULTS = {
     "no-kernel-headers": "hides /lib/modules/$(uname -r)/build; the driver's DKMS build fails",
     "partial-driver": "removes driver/tools/upgrade-tool now, and the next driver install stops after version.info",
     "busy": "adds a process row to npu-smi (--npu/--chip, --pid, --process, --memory)",
+    "hot-reset-fails": "the driver installer's hot reset fails: it exits 2, a reboot is needed",
 }
+UDEVADM_STUB = "/usr/local/bin/udevadm"
 
 
 class SimError(Exception):
@@ -341,6 +343,14 @@ def hw_init(
     write_sysfs(state, root)
     if lspci:
         install_program(root, LSPCI_SHIM, "lspci")
+    if not any(
+        os.path.isfile(rooted(root, "%s/udevadm" % d)) for d in TOOL_DIRS
+    ):  # the driver installer requires udevadm; a container has no udev
+        atomic_write(
+            rooted(root, UDEVADM_STUB),
+            "#!/bin/sh\n# ascend-sim: stands for udev's udevadm (no udev here)\nexit 0\n",
+            0o755,
+        )
     if kernel_build:
         build = rooted(root, kernel_build_dir())
         os.makedirs(build, exist_ok=True)

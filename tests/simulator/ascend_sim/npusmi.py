@@ -711,8 +711,20 @@ def run(argv, ctx=None):
         return err.rc, err.text
 
 
+HALF_INSTALL_WARNING = "The driver package may not be completely installed"
+
+
+def half_installed(root=None):
+    """A driver in ascend_install.info without its final Driver_Install_Status line."""
+    info = read_kv(rooted(root or sim_root(), "etc/ascend_install.info"))
+    return "Driver_Install_Type" in info and "Driver_Install_Status" not in info
+
+
 def main(argv=None):
     rc, text = run(sys.argv[1:] if argv is None else argv)
+    if half_installed():
+        # The wording is real (driver-installer-rules.md); where it is printed is a GUESS.
+        text = "Warning: %s\n%s" % (HALF_INSTALL_WARNING, text)
     sys.stdout.write(text)
     sys.stdout.flush()
     return rc

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 import shutil
 import sys
 
@@ -24,7 +25,17 @@ INSTALL_INFO_ORDER = (
     "Driver_Install_Type",
     "Driver_Install_Path_Param",
     "Driver_Install_For_All",
+    "Driver_Install_Mode",
 )
+# install.sh statusUpdate appends it once the install has finished: always the last line.
+INSTALL_INFO_LAST = "Driver_Install_Status"
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def strip_ansi(text):
+    return _ANSI.sub("", text)
 
 
 class UsageError(Exception):
@@ -132,6 +143,22 @@ class HdkLog:
         line = self.line(level, text)
         out(line + "\n")
         append_log(self.logfile, line)
+
+    def echo(self, text):
+        """drvEcho (and log): ``[Driver] [date] <text>``, the level is part of the text."""
+        now = datetime.datetime.now().strftime(self.stamp)
+        line = "[%s] [%s] %s" % (self.tag, now, text)
+        out(line + "\n")
+        append_log(self.logfile, strip_ansi(line))
+
+    def color(self, text):
+        """drvColorEcho: like echo, with the ANSI colour codes of the real scripts."""
+        self.echo(text)
+
+    def file_only(self, text):
+        """log: a line in the log file only."""
+        now = datetime.datetime.now().strftime(self.stamp)
+        append_log(self.logfile, "[%s] [%s] %s" % (self.tag, now, text))
 
     def info(self, text):
         self("INFO", text)
@@ -276,7 +303,10 @@ def update_install_info(updates, remove=()):
         remove_tree(INSTALL_INFO)
         return
     ordered = [k for k in INSTALL_INFO_ORDER if k in current]
-    ordered += [k for k in current if k not in INSTALL_INFO_ORDER]
+    ordered += [
+        k for k in current if k not in INSTALL_INFO_ORDER and k != INSTALL_INFO_LAST
+    ]
+    ordered += [k for k in (INSTALL_INFO_LAST,) if k in current]
     write(INSTALL_INFO, "".join("%s=%s\n" % (k, current[k]) for k in ordered), 0o644)
 
 

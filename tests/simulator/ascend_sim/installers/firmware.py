@@ -47,7 +47,10 @@ HELP = """\
 
 
 def install(meta, opts, log):
-    install_path = opts.get("--install-path", "/usr/local/Ascend").rstrip("/")
+    recorded = common.read_kv(common.INSTALL_INFO).get("Firmware_Install_Path_Param")
+    # An upgrade without --install-path keeps the recorded path (like the driver; GUESS).
+    default = (recorded if "--upgrade" in opts else None) or "/usr/local/Ascend"
+    install_path = opts.get("--install-path", default).rstrip("/")
     version = meta["version"]
     log.warning(
         "Do not power off or restart the system during the installation/upgrade"
