@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 
-import yaml
-from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
@@ -20,33 +18,17 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
     evaluate,
     validate_matrix,
 )
-
-DEFAULT_MATRIX = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-    "data",
-    "version_matrix.yml",
+from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (
+    DATA_DIR,
+    load_data,
 )
+
+DEFAULT_MATRIX = os.path.join(DATA_DIR, "version_matrix.yml")
 
 
 def load_matrix(path: str) -> dict:
     """Read and validate a matrix file; AnsibleActionFail with a clear reason otherwise."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
-    except OSError as error:
-        raise AnsibleActionFail(
-            f"cannot read the version matrix {path}: {error.strerror}"
-        ) from None
-    except yaml.YAMLError as error:
-        raise AnsibleActionFail(
-            f"the version matrix {path} is not valid YAML: {error}"
-        ) from None
-    try:
-        return validate_matrix(data)
-    except MatrixError as error:
-        raise AnsibleActionFail(
-            f"the version matrix {path} is malformed: {error}"
-        ) from None
+    return load_data(path, "version matrix", validate_matrix, MatrixError)
 
 
 def summary(findings: list) -> str:

@@ -8,37 +8,20 @@ Documentation: plugins/modules/ascend_exporter_plan.py. Logic: plugins/module_ut
 
 from __future__ import annotations
 
-from ansible.errors import AnsibleActionFail
-from ansible.plugins.action import ActionBase
-
-from ansible_collections.cubestudio.ascend.plugins.action.ascend_device_plugin_plan import (
-    DEFAULT_CATALOGUE,
-    load_catalogue,
-)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._mindcluster import (
     EXPORTER_ARGUMENT_SPEC,
     PlanError,
     exporter_plan,
+    validate_catalogue,
 )
+from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import PlanAction
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
-    _requires_connection = False
+class ActionModule(PlanAction):
     _VALID_ARGS = frozenset(EXPORTER_ARGUMENT_SPEC)
-
-    def run(self, tmp=None, task_vars=None):
-        result = super().run(tmp, task_vars)
-        del tmp  # not used
-        _validation, params = self.validate_argument_spec(
-            argument_spec=EXPORTER_ARGUMENT_SPEC
-        )
-        catalogue = load_catalogue(params.get("catalogue_file") or DEFAULT_CATALOGUE)
-        try:
-            the_plan = exporter_plan(catalogue, params)
-        except PlanError as error:
-            raise AnsibleActionFail(str(error)) from None
-        result["changed"] = False
-        result["plan"] = the_plan
-        result["ansible_facts"] = {"ascend_exporter_plan": the_plan}
-        return result
+    ARGUMENT_SPEC = EXPORTER_ARGUMENT_SPEC
+    PLAN = staticmethod(exporter_plan)
+    VALIDATE = staticmethod(validate_catalogue)
+    ERRORS = PlanError
+    CATALOGUE = "mindcluster.yml"
+    FACT = "ascend_exporter_plan"

@@ -120,6 +120,17 @@ def _check_labels(labels: dict) -> None:
             )
 
 
+def image_and_policy(name: str, version: str, params: dict) -> tuple:
+    """(image reference, imagePullPolicy): a registry in front when given; Never for images
+    loaded on the nodes, IfNotPresent with a registry, unless the user chose."""
+    registry = (params.get("image_registry") or "").rstrip("/")
+    image = "%s:v%s" % (name, version)
+    policy = params.get("image_pull_policy") or (
+        "IfNotPresent" if registry else "Never"
+    )
+    return (registry + "/" + image if registry else image), policy
+
+
 def plan(catalogue: dict, params: dict) -> dict:
     """The device plugin plan of one node (see the action's RETURN for the keys)."""
     family_name, family = family_of(catalogue, params.get("npu_family"))
@@ -208,8 +219,7 @@ def plan(catalogue: dict, params: dict) -> dict:
         volumes.append(
             ["docker", "/run/docker", "/run/docker", True, "DirectoryOrCreate"]
         )
-    registry = (params.get("image_registry") or "").rstrip("/")
-    image = "%s:v%s" % (spec["image"], version)
+    image, pull_policy = image_and_policy(spec["image"], version, params)
     return {
         "family": family_name,
         "resource": family["resource"],
@@ -224,9 +234,8 @@ def plan(catalogue: dict, params: dict) -> dict:
         "cluster_role": spec["cluster_role"],
         "node_selector": dict(catalogue["worker_labels"]),
         "tolerations": sorted(f["resource"] for f in catalogue["families"].values()),
-        "image": registry + "/" + image if registry else image,
-        "image_pull_policy": params.get("image_pull_policy")
-        or ("IfNotPresent" if registry else "Never"),
+        "image": image,
+        "image_pull_policy": pull_policy,
         "command": "device-plugin " + " ".join(flags),
         "healthz_port": spec["healthz_port"] if healthz else None,
         "env": env,
@@ -298,15 +307,13 @@ def exporter_plan(catalogue: dict, params: dict) -> dict:
             "--enable-healthz=true",
             "--healthz-address=%d" % spec["healthz_port"],
         ]
-    registry = (params.get("image_registry") or "").rstrip("/")
-    image = "%s:v%s" % (spec["image"], version)
+    image, pull_policy = image_and_policy(spec["image"], version, params)
     return {
         "engine": engine,
         "namespace": spec["namespace"],
         "daemonset": spec["daemonset"],
-        "image": registry + "/" + image if registry else image,
-        "image_pull_policy": params.get("image_pull_policy")
-        or ("IfNotPresent" if registry else "Never"),
+        "image": image,
+        "image_pull_policy": pull_policy,
         "command": "umask 027; npu-exporter " + " ".join(flags),
         "port": port,
         "healthz_port": spec["healthz_port"] if healthz else None,

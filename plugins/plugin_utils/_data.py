@@ -1,0 +1,74 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""PRIVATE to the cubestudio.ascend collection: the controller side of its data files.
+
+load_data reads one of the collection's YAML data files (data/version_matrix.yml,
+data/mindcluster.yml, or a site copy) and validates it; PlanAction is the action plugin of a
+plan module: validate the arguments, load the catalogue, run the plan, return it as a fact.
+"""
+
+from __future__ import annotations
+
+import os
+
+import yaml
+from ansible.errors import AnsibleActionFail
+from ansible.plugins.action import ActionBase
+
+DATA_DIR = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "data"
+)
+
+
+def load_data(path: str, what: str, validate, errors) -> dict:
+    """Read and validate a data file; AnsibleActionFail with a clear reason otherwise."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = yaml.safe_load(handle)
+    except OSError as error:
+        raise AnsibleActionFail(
+            f"cannot read the {what} {path}: {error.strerror}"
+        ) from None
+    except yaml.YAMLError as error:
+        raise AnsibleActionFail(
+            f"the {what} {path} is not valid YAML: {error}"
+        ) from None
+    try:
+        return validate(data)
+    except errors as error:
+        raise AnsibleActionFail(f"the {what} {path} is malformed: {error}") from None
+
+
+class PlanAction(ActionBase):
+    """Subclasses set ARGUMENT_SPEC, PLAN (catalogue, params) -> plan, ERRORS, VALIDATE,
+    CATALOGUE (file name under data/) and FACT (the fact the plan is returned as)."""
+
+    TRANSFERS_FILES = False
+    _requires_connection = False
+    ARGUMENT_SPEC: dict = {}
+    CATALOGUE = ""
+    FACT = ""
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        del tmp  # not used
+        _validation, params = self.validate_argument_spec(
+            argument_spec=self.ARGUMENT_SPEC
+        )
+        catalogue = load_data(
+            params.get("catalogue_file") or os.path.join(DATA_DIR, self.CATALOGUE),
+            "MindCluster catalogue",
+            type(self).VALIDATE,
+            self.ERRORS,
+        )
+        try:
+            the_plan = type(self).PLAN(catalogue, params)
+        except self.ERRORS as error:
+            raise AnsibleActionFail(str(error)) from None
+        result["changed"] = False
+        result["plan"] = the_plan
+        result["ansible_facts"] = {self.FACT: the_plan}
+        if the_plan.get("warnings"):
+            result["warnings"] = list(the_plan["warnings"])
+        return result
