@@ -185,6 +185,7 @@ def main():
         % (datetime.date.today().isoformat(), machine, RUNS),
         "(floor and re-run alternately, after one warm-up of each), on the converged demo node",
         "(8 x 910B3, every layer including the Kubernetes one). Measured, not projected.",
+        os.environ.get("BENCH_NOTE", ""),
         "",
         "| measure | median | all runs (s) |",
         "|---------|--------|--------------|",
@@ -197,6 +198,7 @@ def main():
         "Re-run: %d tasks ok, %d skipped; changed tasks over the %d measured re-runs: %d (an"
         % (stats.get("ok", 0), stats.get("skipped", 0), RUNS, changed),
         "installer copied to the node would be one, so 0 means 0 bytes of installers).",
+        "",,
         "| in-process cost | per call |",
         "|-----------------|----------|",
         "| `npu_smi_facts` parser on the largest fixture (`%s`, %d bytes) | %.2f ms |"
