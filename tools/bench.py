@@ -198,7 +198,7 @@ def main():
         "Re-run: %d tasks ok, %d skipped; changed tasks over the %d measured re-runs: %d (an"
         % (stats.get("ok", 0), stats.get("skipped", 0), RUNS, changed),
         "installer copied to the node would be one, so 0 means 0 bytes of installers).",
-        "",,
+        "",
         "| in-process cost | per call |",
         "|-----------------|----------|",
         "| `npu_smi_facts` parser on the largest fixture (`%s`, %d bytes) | %.2f ms |"
