@@ -91,7 +91,15 @@ def exporter(cluster, tmp_path_factory):
 
 
 def pod_ip(cluster):
-    pods = cluster.get("pods", "-n", "npu-exporter", "-l", "app=npu-exporter")["items"]
+    pods = cluster.get(
+        "pods",
+        "-n",
+        "npu-exporter",
+        "-l",
+        "app=npu-exporter",
+        "--field-selector",
+        "spec.nodeName=" + cluster.node,
+    )["items"]
     assert len(pods) == 1, pods
     return pods[0]["status"]["podIP"]
 
