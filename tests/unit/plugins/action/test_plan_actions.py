@@ -1,0 +1,100 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The plan actions (ascend_device_plugin_plan, ascend_exporter_plan): fact, warnings, failures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from ansible.errors import AnsibleActionFail
+
+from ansible_collections.cubestudio.ascend.plugins.action import (
+    ascend_device_plugin_plan,
+    ascend_exporter_plan,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
+    parse_info,
+)
+
+FIXTURES = Path(__file__).resolve().parents[1] / "module_utils" / "fixtures" / "npu-smi"
+NPU_SMI = parse_info((FIXTURES / "910b3-8card-23.0.7-with-processes.txt").read_text())
+
+
+def run_action(module, args: dict) -> dict:
+    task = mock.MagicMock()
+    task.args = args
+    task.async_val = 0
+    task.check_mode = False
+    task.action = "cubestudio.ascend." + module.__name__.rsplit(".", 1)[-1]
+    connection = mock.MagicMock()
+    connection._shell.tmpdir = None
+    action = module.ActionModule(
+        task, connection, mock.MagicMock(), mock.MagicMock(), mock.MagicMock(), None
+    )
+    return action.run(task_vars={})
+
+
+def device_args(**kw):
+    args = {
+        "npu_family": "910B",
+        "architecture": "x86_64",
+        "npu_smi": NPU_SMI,
+        "board_id": "0x33",
+        "version": "7.3.0",
+        "node_name": "atlas-01",
+    }
+    args.update(kw)
+    return args
+
+
+def test_the_device_plugin_plan_is_a_fact():
+    result = run_action(ascend_device_plugin_plan, device_args())
+    plan = result["ansible_facts"]["ascend_device_plugin_plan"]
+    assert result["changed"] is False and plan == result["plan"]
+    assert plan["resource"] == "huawei.com/Ascend910"
+    assert plan["labels"]["accelerator-type"] == "module-910b-8"
+    assert "warnings" not in result
+
+
+def test_an_unknown_board_is_a_warning_of_the_task():
+    result = run_action(ascend_device_plugin_plan, device_args(board_id="0x60"))
+    assert (
+        "Board ID 0x60 with 8 NPUs is not in the MindCluster catalogue"
+        in result["warnings"][0]
+    )
+
+
+def test_bad_input_fails_with_the_cause():
+    with pytest.raises(AnsibleActionFail, match="the NPU family A5 has no MindCluster"):
+        run_action(ascend_device_plugin_plan, device_args(npu_family="A5"))
+
+
+def test_a_broken_catalogue_file_is_named(tmp_path):
+    bad = tmp_path / "mindcluster.yml"
+    bad.write_text("schema: 2\n")
+    with pytest.raises(
+        AnsibleActionFail, match=r"the MindCluster catalogue .* is malformed"
+    ):
+        run_action(ascend_device_plugin_plan, device_args(catalogue_file=str(bad)))
+    with pytest.raises(
+        AnsibleActionFail, match="cannot read the MindCluster catalogue"
+    ):
+        run_action(
+            ascend_device_plugin_plan,
+            device_args(catalogue_file=str(tmp_path / "missing.yml")),
+        )
+
+
+def test_the_exporter_plan_follows_the_node_s_engine():
+    result = run_action(
+        ascend_exporter_plan,
+        {"version": "7.3.0", "node_runtime": "containerd://1.6.20"},
+    )
+    plan = result["ansible_facts"]["ascend_exporter_plan"]
+    assert plan["engine"] == "containerd"
+    assert "-containerMode=containerd" in plan["command"]
+    with pytest.raises(AnsibleActionFail, match="outside 1025-40000"):
+        run_action(ascend_exporter_plan, {"version": "7.3.0", "port": 80})
