@@ -61,15 +61,14 @@ options:
     description: Where the installers record what they installed.
     type: path
     default: /etc/ascend_install.info
+extends_documentation_fragment:
+  - cubestudio.ascend.attributes
 attributes:
   check_mode:
-    description: Can run in check mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check mode), when in diff mode.
     support: none
   platform:
-    description: Target OS/families that can be operated against.
     support: N/A
     platforms: posix
 seealso:
