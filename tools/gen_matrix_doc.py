@@ -17,6 +17,13 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+# The collection tree of `make setup`: the release sets come from the lookup's own code.
+sys.path.insert(0, str(ROOT / ".build" / "collections"))
+from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (  # noqa: E402
+    MatrixError,
+    release_set,
+)
+
 MATRIX = ROOT / "data" / "version_matrix.yml"
 PAGE = ROOT / "docs" / "version-matrix.md"
 NONE = "\N{EN DASH}"  # empty table cell
@@ -117,6 +124,57 @@ def table(header: list, rows: list) -> list:
     return lines
 
 
+def release_sets(matrix: dict) -> list:
+    """The section on `ascend_release`: what each release name installs, from release_set."""
+    out = [
+        "\n## Release sets (`ascend_release`)\n",
+        "One variable, `ascend_release`, picks the versions of every layer from the table above"
+        " (the `cubestudio.ascend.ascend_release` lookup is the default of each role's version"
+        " variable; any of them can still be set on its own). Unset, it is"
+        f" **{matrix.get('default_release') or NONE}**. The Ascend Docker Runtime is the MindCluster"
+        " release. A cell without a version is one the matrix does not know for the release: set"
+        " the variable named in the header, or the run stops with that advice. The firmware shown is"
+        " the one listed for every NPU family; where the matrix lists one for some families only,"
+        " the cell names them and the lookup returns it only with its `family` option.\n",
+    ]
+    header = [
+        "`ascend_release`",
+        "driver (`npu_driver_version`)",
+        "firmware (`npu_driver_firmware_version`)",
+        "CANN (`cann_toolkit_version`)",
+        "runtime (`ascend_runtime_version`)",
+        "MindCluster (`ascend_mindcluster_version`)",
+    ]
+    rows = []
+    for row in matrix["releases"]:
+        try:
+            chosen = release_set(matrix, row["hdk"])
+        except MatrixError as error:
+            raise SystemExit(f"release set {row['hdk']}: {error}") from None
+        firmware = chosen["firmware"]
+        if firmware is None:
+            per_family = [
+                f"{entry['version']} ({'/'.join(entry['families'])})"
+                for entry in row.get("firmware") or []
+                if entry.get("families")
+            ]
+            firmware = ", ".join(per_family) if per_family else None
+        mark = " **GUESS**" if chosen["guess"] else ""
+        rows.append(
+            [
+                f"`{row['hdk']}`"
+                + (" (default)" if row["hdk"] == matrix.get("default_release") else ""),
+                chosen["driver"],
+                firmware or NONE,
+                (chosen["cann"] or NONE) + mark,
+                chosen["runtime"] or NONE,
+                chosen["mindcluster"] or NONE,
+            ]
+        )
+    out.extend(table(header, rows))
+    return out
+
+
 def render(matrix: dict) -> str:
     out = [INTRO]
     out.append("## Release trains (matched sets)\n")
@@ -180,6 +238,8 @@ def render(matrix: dict) -> str:
                 ],
             )
         )
+
+    out.extend(release_sets(matrix))
 
     tolerance = matrix.get("tolerance") or {}
     out.append("\n## Documented tolerance (policy `tolerant`)\n")

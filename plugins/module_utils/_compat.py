@@ -50,10 +50,12 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._version import 
 __all__ = [
     "ARGUMENT_SPEC",
     "FAMILIES",
+    "RELEASE_COMPONENTS",
     "MatrixError",
     "evaluate",
     "find_release",
     "matched_set",
+    "release_set",
     "validate_matrix",
 ]
 
@@ -229,6 +231,14 @@ def validate_matrix(data) -> dict:
         _check_version(entry.get("firmware"), f"{where}.firmware", optional=True)
     rules = data.get("rules") or {}
     _need(isinstance(rules, dict), "matrix.rules", "must be a mapping")
+    default = data.get("default_release")
+    if default is not None:
+        _check_version(default, "matrix.default_release")
+        _need(
+            release(default) in seen,
+            "matrix.default_release",
+            f"{default} is not one of the releases",
+        )
     return data
 
 
@@ -334,6 +344,62 @@ def matched_set(
         if (cann_inherited or mc_inherited) and base
         else None,
         "evidence": evidence,
+    }
+
+
+RELEASE_COMPONENTS = ("driver", "firmware", "cann", "runtime", "mindcluster")
+
+
+def release_set(
+    matrix: dict, name: str | None = None, family: str | None = None
+) -> dict:
+    """The versions one ``ascend_release`` name selects: ``{release, driver, firmware, cann,
+    runtime, mindcluster, guess}``, each None where the matrix names none. An empty name is the
+    matrix's ``default_release``. MatrixError names the known releases when the name is not one."""
+    if not name:
+        name = matrix.get("default_release")
+        if not name:
+            raise MatrixError(
+                "the version matrix has no default_release: set ascend_release"
+            )
+    name = str(name)
+    try:
+        matched = matched_set(matrix, driver_version=name.lower(), family=family)
+    except VersionError as error:
+        raise MatrixError(
+            f"ascend_release {name!r} is not a version: {error}"
+        ) from None
+    if matched is None or release(matched["hdk"]) != release(name):
+        known = ", ".join(str(row["hdk"]) for row in matrix["releases"])
+        raise MatrixError(
+            f"ascend_release {name} is not a release of the version matrix (known: {known})"
+        )
+    # A release whose packages carry a build number (23.0.rc2.2) installs its newest build.
+    row, base = find_release(matrix, name)
+    builds = row.get("driver_builds") or []
+
+    # Firmware seen only with other NPU families is no answer for this one (or an unknown one).
+    def for_family(entries):
+        return [
+            entry
+            for entry in entries or []
+            if not entry.get("families") or family in entry["families"]
+        ]
+
+    firmware = _firmware_for(
+        {"firmware": for_family(row.get("firmware"))},
+        {"firmware": for_family(base.get("firmware"))} if base else None,
+        name.lower(),
+        family,
+    )
+    return {
+        "release": matched["hdk"],
+        "driver": str(builds[-1]) if builds else matched["driver"],
+        "firmware": firmware["version"] if firmware else None,
+        "cann": matched["cann"],
+        "runtime": matched["docker_runtime"],
+        "mindcluster": matched["mindcluster"],
+        "guess": matched["guess"],
     }
 
 

@@ -721,3 +721,87 @@ def test_lifecycle_product_from_ascend_facts_model(matrix):
         {**params, "npu_product": "Atlas 800I A3", "driver_version": "25.0.rc1.3"},
     )
     assert "lifecycle.driver" not in rules(other)
+
+
+# --- release sets (ascend_release) ----------------------------------------------------------
+
+
+def test_release_set_default_is_the_matched_25_5_0_set(matrix):
+    from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
+        release_set,
+    )
+
+    assert release_set(matrix) == {
+        "release": "25.5.0",
+        "driver": "25.5.0",
+        "firmware": "7.8.0.5.216",
+        "cann": "8.5.0",
+        "runtime": "7.3.0",
+        "mindcluster": "7.3.0",
+        "guess": False,
+    }
+    # The default is the same set as its name, whatever the case of the name.
+    assert (
+        release_set(matrix, "25.5.0")
+        == release_set(matrix, "")
+        == release_set(matrix, "25.5.0".upper())
+    )
+
+
+@pytest.mark.parametrize(
+    "name, family, expected",
+    [
+        # Firmware listed for 310P only: no answer for an unknown family or for 910B.
+        ("24.1.0", None, {"driver": "24.1.0", "firmware": None, "cann": "8.0.0"}),
+        ("24.1.0", "910B", {"firmware": None}),
+        ("24.1.0", "310P", {"firmware": "7.5.0.2.220"}),
+        # A family-neutral entry wins over a family-specific one when no family is given.
+        ("25.2.0", None, {"firmware": "7.7.0.6.236", "cann": "8.2.RC1"}),
+        ("25.2.0", "910B", {"firmware": "7.7.0.2.220"}),
+        # Packages with a build number: the newest build is the driver.
+        ("23.0.RC2", None, {"driver": "23.0.rc2.2", "mindcluster": "5.0.RC2"}),
+        ("25.0.RC1", "A3", {"driver": "25.0.rc1.3", "firmware": "7.7.0.3.228"}),
+        # A maintenance release takes CANN and MindCluster of its X.Y.0 row: a guess.
+        ("23.0.7", None, {"cann": "7.0.0", "runtime": "5.0.0", "guess": True}),
+        # No MindCluster in the train: no runtime either.
+        ("6.0.0", None, {"cann": "6.0.1", "runtime": None, "mindcluster": None}),
+    ],
+)
+def test_release_set_picks_each_component(matrix, name, family, expected):
+    from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
+        release_set,
+    )
+
+    chosen = release_set(matrix, name, family)
+    assert {key: chosen[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("25.5.1", "25.5.1 is not a release of the version matrix (known: 6.0.RC1,"),
+        ("9.9", "9.9 is not a release of the version matrix"),
+        ("latest", "'latest' is not a version"),
+    ],
+)
+def test_release_set_refuses_unknown_names(matrix, name, message):
+    from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
+        release_set,
+    )
+
+    with pytest.raises(MatrixError, match=message.replace("(", r"\(")):
+        release_set(matrix, name)
+
+
+def test_default_release_must_be_a_release(matrix):
+    broken = copy.deepcopy(matrix)
+    broken["default_release"] = "99.0.0"
+    with pytest.raises(MatrixError, match=r"default_release: 99\.0\.0 is not one of"):
+        validate_matrix(broken)
+    del broken["default_release"]
+    from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
+        release_set,
+    )
+
+    with pytest.raises(MatrixError, match="no default_release: set ascend_release"):
+        release_set(validate_matrix(broken))
