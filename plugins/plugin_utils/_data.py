@@ -42,12 +42,14 @@ def load_data(path: str, what: str, validate, errors) -> dict:
 
 class PlanAction(ActionBase):
     """Subclasses set ARGUMENT_SPEC, PLAN (catalogue, params) -> plan, ERRORS, VALIDATE,
-    CATALOGUE (file name under data/) and FACT (the fact the plan is returned as)."""
+    CATALOGUE (file name under data/), WHAT (its name in errors) and FACT (the fact the plan is
+    returned as)."""
 
     TRANSFERS_FILES = False
     _requires_connection = False
     ARGUMENT_SPEC: dict = {}
     CATALOGUE = ""
+    WHAT = "MindCluster catalogue"
     FACT = ""
 
     def run(self, tmp=None, task_vars=None):
@@ -58,7 +60,7 @@ class PlanAction(ActionBase):
         )
         catalogue = load_data(
             params.get("catalogue_file") or os.path.join(DATA_DIR, self.CATALOGUE),
-            "MindCluster catalogue",
+            self.WHAT,
             type(self).VALIDATE,
             self.ERRORS,
         )
