@@ -35,6 +35,10 @@ options:
         see the collection variable C(ascend_sysfs_root).
     type: path
     default: /sys
+  state_dir:
+    description: Folder of the collection's state on the node, below O(root) (the layer records of RV(ansible_facts.ascend.layers)).
+    type: path
+    default: /var/lib/cubestudio-ascend
   install_path:
     description:
       - Huawei's install root (C(--install-path) of the installers) as seen on the node.
@@ -407,6 +411,15 @@ ansible_facts:
             shell:
               description: Login shell.
               type: str
+        layers:
+          description:
+            - The records the layer roles wrote after their last complete run
+              (P(cubestudio.ascend.ascend_layer_record#module)), by layer; empty when there is none.
+            - Each holds C(record) (the record as written, null when it cannot be read), C(error)
+              (why it cannot be read) and C(files) (the current state of every file the record
+              lists - C(sha256:<hex>), C(link:<target>), C(dir), or null when absent).
+          type: dict
+          sample: {npu_driver: {record: {layer: npu_driver, fingerprint: 3f2c..., files: {}, facts: {}}, error: null, files: {}}}
 """
 
 from collections import Counter
@@ -415,6 +428,9 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.cubestudio.ascend.plugins.module_utils import (
     _ascend_files as files,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._layer_state import (
+    read_layers,
 )
 from ansible_collections.cubestudio.ascend.plugins.module_utils._pci import scan_sysfs
 
@@ -427,7 +443,12 @@ def _most_common(values: list):
     return sorted(counts, key=lambda value: (-counts[value], value))[0]
 
 
-def gather(root: str, sysfs_root: str, install_path: str | None) -> dict:
+def gather(
+    root: str,
+    sysfs_root: str,
+    install_path: str | None,
+    state_dir: str = "/var/lib/cubestudio-ascend",
+) -> dict:
     """The ``ascend`` fact for the file system below ``root`` and the sysfs at ``sysfs_root``."""
     install_info = files.install_info(root)
     paths = files.install_paths(install_info, install_path)
@@ -453,6 +474,7 @@ def gather(root: str, sysfs_root: str, install_path: str | None) -> dict:
         "cann": cann if cann["packages"] else None,
         "docker_runtime": files.docker_runtime(root, paths["driver"]),
         "hwhiaiuser": files.user(root, "HwHiAiUser"),
+        "layers": read_layers(state_dir, root),
     }
 
 
@@ -462,6 +484,7 @@ def main() -> None:
             "root": {"type": "path", "default": "/"},
             "sysfs_root": {"type": "path", "default": "/sys"},
             "install_path": {"type": "path"},
+            "state_dir": {"type": "path", "default": "/var/lib/cubestudio-ascend"},
         },
         supports_check_mode=True,
     )
@@ -471,7 +494,9 @@ def main() -> None:
         module.fail_json(
             msg=f"install_path must be absolute (as seen on the node), got {install_path}"
         )
-    facts = gather(params["root"], params["sysfs_root"], install_path)
+    facts = gather(
+        params["root"], params["sysfs_root"], install_path, params["state_dir"]
+    )
     module.exit_json(changed=False, ansible_facts={"ascend": facts})
 
 
