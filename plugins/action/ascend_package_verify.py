@@ -69,7 +69,7 @@ class ActionModule(ActionBase):
             if exc.detail:
                 result["openssl_output"] = exc.detail
             result["msg"] = (
-                f"Refusing {path}: {exc.cause}. Fix: {exc.fix}. Nothing was copied to the node."
+                f"{path} {exc.cause}. Fix: {exc.fix}. Nothing was copied to the node."
             )
             return result
         result.update(facts)

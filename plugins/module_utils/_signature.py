@@ -34,28 +34,28 @@ _PEM_CRL = b"-----BEGIN X509 CRL-----"
 KNOWN_ERRORS = (
     (
         re.compile(r"certificate revoked", re.IGNORECASE),
-        "the certificate that signed it is revoked (listed in the CRL)",
+        "is signed by a revoked certificate (listed in the CRL)",
         "do not install this package: download it again from Huawei's support site, with its "
         ".cms and .crl, and check the CA and CRL you were given",
     ),
     (
         re.compile(r"CRL has expired", re.IGNORECASE),
-        "the CRL has expired (its next update date has passed)",
+        "cannot be trusted: the CRL has expired (its next update date has passed)",
         "download the current CRL from Huawei's support site and set ascend_package_crl_file to it",
     ),
     (
         re.compile(r"CRL is not yet valid", re.IGNORECASE),
-        "the CRL is not valid yet (check the controller's clock)",
+        "cannot be trusted: the CRL is not valid yet (check the controller's clock)",
         "correct the controller's date and time, or use the CRL that belongs to this package",
     ),
     (
         re.compile(r"CRL signature failure|unable to decrypt CRL", re.IGNORECASE),
-        "the CRL is not signed by the CA",
+        "cannot be trusted: the CRL is not signed by the CA",
         "use the CRL that Huawei publishes with this CA (ascend_package_crl_file)",
     ),
     (
         re.compile(r"unable to get certificate CRL", re.IGNORECASE),
-        "the CRL does not belong to the CA that issued the signing certificate",
+        "cannot be trusted: the CRL does not belong to the CA that issued the signing certificate",
         "use the CRL that Huawei publishes with this CA (ascend_package_crl_file)",
     ),
     (
@@ -64,7 +64,7 @@ KNOWN_ERRORS = (
             r"(digest|signature)",
             re.IGNORECASE,
         ),
-        "the package does not match its signature: it was altered or damaged after signing",
+        "does not match its signature: it was altered or damaged after signing",
         "download the package again from Huawei's support site (with its .cms and .crl)",
     ),
     (
@@ -73,18 +73,18 @@ KNOWN_ERRORS = (
             r"unable to get issuer certificate|unable to verify the first certificate",
             re.IGNORECASE,
         ),
-        "the signature was not made by a certificate of the given CA",
+        "is not signed by a certificate of the given CA",
         "check that ascend_package_ca_file is Huawei's CA for this package, and that the package "
         "comes from Huawei",
     ),
     (
         re.compile(r"certificate has expired", re.IGNORECASE),
-        "the signing certificate had expired",
+        "is signed by a certificate that has expired",
         "download the current release of the package (and its .cms) from Huawei's support site",
     ),
     (
         re.compile(r"certificate is not yet valid", re.IGNORECASE),
-        "the signing certificate is not valid yet (check the controller's clock)",
+        "is signed by a certificate that is not valid yet (check the controller's clock)",
         "correct the controller's date and time",
     ),
     (
@@ -93,14 +93,14 @@ KNOWN_ERRORS = (
             r"unsupported|no content type",
             re.IGNORECASE,
         ),
-        "the signature file is not a DER-encoded CMS signature",
+        "cannot be trusted: its .cms file is not a DER-encoded CMS signature",
         "download the package's .cms file again from Huawei's support site",
     ),
 )
 
 
 class VerifyError(Exception):
-    """A package that must not be copied: `cause` and `fix` for the message."""
+    """A package that must not be copied: `cause` completes "<package> ...", `fix` says what to do."""
 
     def __init__(self, cause, fix, detail=None):
         super().__init__(cause)
@@ -132,19 +132,20 @@ def check_sha256(path, expected):
     """Raise VerifyError unless `path` exists and has the sha256 `expected`; return it."""
     if not _SHA256.match(expected or ""):
         raise VerifyError(
-            "no valid sha256 is known for it (got %r)" % (expected or ""),
+            "has no valid sha256 in ascend_artifact_checksums (got %r)"
+            % (expected or ""),
             "add it to ascend_artifact_checksums (file name: sha256, from the checksum published "
             "with the package), see docs/artifacts.md",
         )
     if not os.path.isfile(path):
         raise VerifyError(
-            "it does not exist on the controller",
+            "does not exist on the controller",
             "put the package there or correct ascend_artifact_local_dir",
         )
     actual = sha256_of(path)
     if actual != expected.lower():
         raise VerifyError(
-            "it has sha256 %s but %s is expected" % (actual, expected.lower()),
+            "has sha256 %s but %s is expected" % (actual, expected.lower()),
             "the file is damaged or is not the package it is named after: download it again",
         )
     return actual
@@ -158,7 +159,7 @@ def diagnose(output):
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     last = lines[-1] if lines else "no output"
     return (
-        "openssl refused the signature: %s" % last,
+        "was refused by openssl: %s" % last,
         "check the package, its .cms, ascend_package_ca_file and ascend_package_crl_file",
     )
 
@@ -197,7 +198,9 @@ def _read(path, what, fix):
             return handle.read()
     except OSError as exc:
         raise VerifyError(
-            "its %s %s cannot be read (%s)" % (what, path, exc.strerror or exc), fix
+            "cannot be trusted: its %s %s cannot be read (%s)"
+            % (what, path, exc.strerror or exc),
+            fix,
         ) from None
 
 
@@ -211,7 +214,7 @@ def crl_pem(data, run, openssl, crl_file):
     out_bytes = out if isinstance(out, bytes) else (out or "").encode("utf-8")
     if rc != 0 or _PEM_CRL not in out_bytes:
         raise VerifyError(
-            "the CRL %s is neither a PEM nor a DER certificate revocation list"
+            "cannot be trusted: the CRL %s is neither a PEM nor a DER certificate revocation list"
             % crl_file,
             "download the package's .crl again from Huawei's support site",
             detail=err
@@ -234,19 +237,19 @@ def verify_signature(path, ca_file, run, openssl, signature_file=None, crl_file=
     )
     if _PEM_CERT not in ca:
         raise VerifyError(
-            "the CA file %s holds no PEM certificate" % ca_file,
+            "cannot be trusted: the CA file %s holds no PEM certificate" % ca_file,
             "convert it with `openssl x509 -inform DER -in <ca> -out <ca>.pem` and set "
             "ascend_package_ca_file to the PEM file",
         )
     if not os.path.isfile(signature_file):
         raise VerifyError(
-            "its signature %s is missing" % signature_file,
+            "has no signature: %s is missing" % signature_file,
             "put the .cms file Huawei ships with the package beside it, or unset "
             "ascend_package_ca_file to install without a signature check",
         )
     if not os.path.isfile(crl_file):
         raise VerifyError(
-            "its CRL %s is missing" % crl_file,
+            "has no CRL: %s is missing" % crl_file,
             "put the .crl file Huawei ships with the package beside it, or set "
             "ascend_package_crl_file to a current CRL of the CA",
         )
@@ -296,7 +299,7 @@ def verify(
         return result
     if not openssl:
         raise VerifyError(
-            "openssl is not installed on the controller, so its signature cannot be checked",
+            "cannot be checked: openssl is not installed on the controller",
             "install openssl on the controller (Debian/Ubuntu: apt-get install openssl; "
             "RHEL: dnf install openssl), or unset ascend_package_ca_file",
         )

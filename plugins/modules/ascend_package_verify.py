@@ -117,10 +117,10 @@ cmd:
   type: list
   elements: str
 cause:
-  description: Why the package was refused.
+  description: Why the package was refused; completes the sentence C(<path> ...) of the message.
   returned: failure
   type: str
-  sample: the certificate that signed it is revoked (listed in the CRL)
+  sample: is signed by a revoked certificate (listed in the CRL)
 fix:
   description: What to do about it.
   returned: failure

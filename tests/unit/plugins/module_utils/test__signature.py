@@ -62,7 +62,7 @@ def test_sha256_is_checked_in_any_case(package):
     assert check_sha256(path, sha.upper()) == sha
     with pytest.raises(VerifyError, match=r"has sha256 .* but 0{64} is expected"):
         check_sha256(path, "0" * 64)
-    with pytest.raises(VerifyError, match="no valid sha256"):
+    with pytest.raises(VerifyError, match="has no valid sha256"):
         check_sha256(path, "")
     with pytest.raises(VerifyError, match="does not exist on the controller"):
         check_sha256(path + ".missing", sha)
@@ -144,28 +144,31 @@ def test_pem_crl_and_separate_files_are_taken_as_given(package, tmp_path):
     [
         (
             "CMS Verification failure\n...:Verify error: certificate revoked\n",
-            "the certificate that signed it is revoked (listed in the CRL)",
+            "is signed by a revoked certificate (listed in the CRL)",
         ),
         (
             "CMS Verification failure\n...:CMS_verify:content verify error:cms_smime.c:455:\n",
-            "the package does not match its signature: it was altered or damaged after signing",
+            "does not match its signature: it was altered or damaged after signing",
         ),
         (
             "Verify error:unable to get local issuer certificate\n",
-            "the signature was not made by a certificate of the given CA",
+            "is not signed by a certificate of the given CA",
         ),
         (
             "Verify error:CRL has expired\n",
-            "the CRL has expired (its next update date has passed)",
+            "cannot be trusted: the CRL has expired (its next update date has passed)",
         ),
         (
             "Verify error:unable to get certificate CRL\n",
-            "the CRL does not belong to the CA that issued the signing certificate",
+            "cannot be trusted: the CRL does not belong to the CA that issued the signing certificate",
         ),
-        ("Verify error:CRL signature failure\n", "the CRL is not signed by the CA"),
+        (
+            "Verify error:CRL signature failure\n",
+            "cannot be trusted: the CRL is not signed by the CA",
+        ),
         (
             "Error reading SMIME Content Info\n...:asn1 encoding routines:wrong tag\n",
-            "the signature file is not a DER-encoded CMS signature",
+            "cannot be trusted: its .cms file is not a DER-encoded CMS signature",
         ),
     ],
 )
@@ -180,9 +183,9 @@ def test_refusals_name_cause_and_fix(package, stderr, cause):
 
 def test_unknown_refusal_quotes_openssl():
     cause, fix = diagnose("something\nnew failure text\n")
-    assert cause == "openssl refused the signature: new failure text"
+    assert cause == "was refused by openssl: new failure text"
     assert "ascend_package_ca_file" in fix
-    assert diagnose("")[0] == "openssl refused the signature: no output"
+    assert diagnose("")[0] == "was refused by openssl: no output"
 
 
 def test_rc_zero_without_the_success_line_is_a_refusal(package):
