@@ -53,10 +53,13 @@ def test_default_build_has_the_real_file_names(packages):
     assert not any(
         n.startswith(("Ascend-cann-nnae_8.5", "Ascend-cann-nnrt_9.1")) for n in names
     )
-    assert set(os.listdir(packages.dir)) == names | {
+    # Each package with its detached signature and CRL, as Huawei ships them; the test CA in pki/.
+    signed = {n + suffix for n in names for suffix in ("", ".cms", ".crl")}
+    assert set(os.listdir(packages.dir)) == signed | {
         "SHA256SUMS",
         "artifacts.json",
         "trains.json",
+        "pki",
     }
 
 

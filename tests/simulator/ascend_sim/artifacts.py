@@ -5,7 +5,9 @@
 
 Writes, into one directory, the packages with their real file names, ``SHA256SUMS``
 (``sha256sum`` format) and ``artifacts.json`` (list of {component, chip, version, arch, file,
-sha256, train}; chip and arch are null where the name has none), plus ``trains.json``.
+sha256, train}; chip and arch are null where the name has none), plus ``trains.json``. Unless
+``sign`` is false, each package gets a detached CMS signature ``<file>.cms`` and the CRL
+``<file>.crl`` of a test CA made for this build in ``pki/`` (see signing.py), as Huawei ships them.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 
-from . import catalog, dcmi, makeself
+from . import catalog, dcmi, makeself, signing
 from .installers import cann, docker_runtime, driver, firmware
 
 
@@ -134,17 +136,25 @@ def plan(trains=catalog.DEFAULT_TRAINS, arches=catalog.ARCHES, chips=catalog.CHI
 
 
 def build(
-    out_dir, trains=catalog.DEFAULT_TRAINS, arches=catalog.ARCHES, chips=catalog.CHIPS
+    out_dir,
+    trains=catalog.DEFAULT_TRAINS,
+    arches=catalog.ARCHES,
+    chips=catalog.CHIPS,
+    sign=True,
 ):
+    metas = plan(trains, arches, chips)
     os.makedirs(out_dir, exist_ok=True)
+    pki = signing.make_pki(out_dir) if sign else None
     entries = []
-    for meta in plan(trains, arches, chips):
+    for meta in metas:
         extra = {}
         if meta["component"] == "driver":
             library = dcmi.library_bytes(meta["arch"])
             if library is not None:
                 extra[dcmi.PAYLOAD_NAME] = library
         sha = makeself.build_run(os.path.join(out_dir, meta["file"]), meta, extra)
+        if pki:
+            signing.sign(pki, os.path.join(out_dir, meta["file"]))
         entries.append(
             {
                 "component": meta["component"],

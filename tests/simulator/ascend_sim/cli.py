@@ -33,6 +33,7 @@ def cmd_build(args):
         trains=_csv(args.trains) or catalog.DEFAULT_TRAINS,
         arches=_csv(args.arch) or catalog.ARCHES,
         chips=_csv(args.chip) or catalog.CHIPS,
+        sign=not args.unsigned,
     )
     for entry in entries:
         print("%s  %s" % (entry["sha256"], entry["file"]))
@@ -179,6 +180,11 @@ def parser():
     )
     build.add_argument(
         "--chip", action="append", help="910b, 910, 310p, a3 (default: all)"
+    )
+    build.add_argument(
+        "--unsigned",
+        action="store_true",
+        help="no .cms/.crl beside the packages and no test CA in pki/",
     )
     build.set_defaults(func=cmd_build)
 
