@@ -79,7 +79,9 @@ def test_full_node(module_runner, ascend_node):
         "cann",
         "docker_runtime",
         "hwhiaiuser",
+        "reboot",
     }
+    assert fact["reboot"]["pending"] is False
 
 
 def test_bare_node_is_all_null(module_runner, ascend_node):
