@@ -35,7 +35,7 @@ VERSION_KEYS = (
     ("driver", "driver"),
     ("firmware", "firmware"),
     ("cann", "CANN"),
-    ("runtime", "Ascend Docker Runtime"),
+    ("runtime", "Docker runtime"),
     ("device_plugin", "device plugin"),
 )
 # Nodes: those that cannot say their health, then the unhealthy ones, before the healthy.
@@ -80,7 +80,10 @@ def _drift(records: list) -> dict:
                     "value": value,
                     "hosts": sorted(h for h, v in values.items() if v == value),
                 }
-                for value in sorted(counts, key=lambda v: (-counts[v], str(v)))
+                for value in sorted(
+                    counts,
+                    key=lambda v: (v != majority, -counts[v], _newest_key(v)),
+                )
             ],
         }
     return drift

@@ -92,7 +92,7 @@ report:
     drift:
       description: >-
         Per version key that differs across the fleet - C(label), C(majority) (the value most
-        nodes have; on a tie the highest) and C(values) (each C({value, hosts}), most common first).
+        nodes have; on a tie the newest) and C(values) (each C({value, hosts}), the majority's first, then most common first).
         Absent keys agree everywhere.
       type: dict
       sample: {driver: {label: driver, majority: 25.5.0, values: [{value: 25.5.0, hosts: [a]}, {value: 24.1.0, hosts: [b]}]}}

@@ -123,6 +123,10 @@ def test_a_uniform_fleet_has_no_drift(records):
 def test_a_tie_takes_the_highest_version_as_reference(records):
     report = fleet_report.build({"records": [records[0], records[2]]})
     assert report["drift"]["driver"]["majority"] == "24.1.0"
+    assert [v["value"] for v in report["drift"]["driver"]["values"]] == [
+        "24.1.0",
+        "23.0.7",
+    ]
     assert report["drift"]["cann"]["majority"] == "8.5.0"
     records[0]["versions"]["driver"] = "9.0.0"
     records[2]["versions"]["driver"] = "10.0.0"
