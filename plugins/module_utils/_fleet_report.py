@@ -127,8 +127,17 @@ def _row(record: dict, drift: dict) -> dict:
         )
     compat = record.get("compat")
     k8s = record["kubernetes"]
+    npu = record["npu"]
+    # npu-smi's NPU count where it answered (an A3 NPU is two PCI functions), else the PCI count.
+    count = (
+        npu.get("npu_count")
+        if npu.get("npu_count") is not None
+        else npu.get("pci_count")
+    )
     return {
         "host": record["host"],
+        "npus": f"{count or 0} x {npu.get('family') or '-'}"
+        + (f" ({npu['chip_name']})" if npu.get("chip_name") else ""),
         "versions": versions,
         "drift": [v["key"] for v in versions if v["odd"]],
         "allocatable": _allocatable_text(record),

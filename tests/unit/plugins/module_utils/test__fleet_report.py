@@ -96,6 +96,7 @@ def test_the_unhealthy_node_and_chip_come_first(records):
     assert {v["key"]: v["drift"] for v in report["nodes"][1]["row"]["versions"]}[
         "driver"
     ]
+    assert row["npus"] == "8 x 910B (910B3)"
     assert row["compat"] == "NOT OK (strict)"
     assert row["allocatable"] == "- / 8"
 
