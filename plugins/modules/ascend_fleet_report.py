@@ -99,7 +99,8 @@ report:
     nodes:
       description: >-
         The node records, nodes whose health is unknown or not OK first (worst chip first),
-        then by host; each with C(row) - C(host), C(npus) (NPU count and family, npu-smi's count where it answered, with the chip name), C(versions) (each C({key, label, value, drift,
+        then by host; each with C(row) - C(host), C(npus) (NPU count and family, npu-smi's count
+        where it answered, with the chip name), C(versions) (each C({key, label, value, drift,
         odd}), C(odd) when the value is not the majority's), C(drift) (the odd keys),
         C(allocatable) (C(allocatable / chips)), C(allocatable_ok), C(compat), C(compat_ok).
       type: list
