@@ -43,7 +43,7 @@ need_root() {
 step_debs() {
   local missing=()
   local pkg
-  for pkg in docker.io debootstrap containerd runc git make rsync prometheus; do
+  for pkg in docker.io debootstrap containerd runc git make rsync prometheus chromium; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   if [ "${#missing[@]}" -eq 0 ]; then

@@ -24,5 +24,8 @@ ansible-galaxy collection install --no-deps -p "$WORK/collections" "$tarball" >/
 echo "installed into $WORK/collections"
 cd "$WORK"
 ansible-playbook cubestudio.ascend.site --syntax-check -i "$ROOT/inventory/example"
+ansible-playbook cubestudio.ascend.report --syntax-check -i "$ROOT/inventory/example"
+# The report's templates ship beside the playbook.
+test -f "$WORK/collections/ansible_collections/cubestudio/ascend/playbooks/templates/report.html.j2"
 ansible-doc -t module cubestudio.ascend.ascend_package >/dev/null
-echo "build-check: the installed collection's site playbook passes --syntax-check"
+echo "build-check: the installed collection's site and report playbooks pass --syntax-check"

@@ -15,6 +15,7 @@
 #   <install>/nnae/<ver>/ascend_nnae_install.info                              (no arch dir)
 #   <install>/cann-<ver>/[<arch>-linux/]ascend_*_install.info, <install>/cann -> cann-<ver>  CANN >= 8.5
 #   <install>/Ascend-Docker-Runtime/ascend_docker_runtime_install.info         version=v7.3.0
+#   /run/cubestudio-ascend/reboot-required            the npu_driver role: one reason a line
 # ``latest`` links (ascend-toolkit/latest, nnae/latest, nnrt/latest) and the ``cann`` link
 # tell which installed version is the default one.
 #
@@ -47,6 +48,7 @@ __all__ = [
     "install_paths",
     "parse_info_file",
     "read_text",
+    "reboot_marker",
     "under",
     "user",
 ]
@@ -55,6 +57,9 @@ DEFAULT_INSTALL_PATH = "/usr/local/Ascend"
 INSTALL_INFO = "/etc/ascend_install.info"
 DEVICE_NODES = ("davinci_manager", "devmm_svm", "hisi_hdc")
 NPU_SMI = "/usr/local/sbin/npu-smi"
+# Written by the npu_driver role when a package needs a reboot (roles/npu_driver/vars/main.yml
+# _npu_driver_marker); /run is a tmpfs, so the reboot removes it.
+REBOOT_MARKER = "/run/cubestudio-ascend/reboot-required"
 NPU_SMI_ALT = "/usr/local/bin/npu-smi"
 CANN_PRODUCTS = ("ascend-toolkit", "nnae", "nnrt")
 _INFO_NAME_RE = re.compile(r"ascend_(?P<kind>[a-z0-9_]+?)_install\.info")
@@ -364,3 +369,17 @@ def device_nodes(root: str) -> dict:
             "alt_present": os.path.isfile(under(root, NPU_SMI_ALT)),
         },
     }
+
+
+def reboot_marker(root: str) -> dict:
+    """The pending reboot the npu_driver role recorded: ``{pending, reasons, marker}``."""
+    path = under(root, REBOOT_MARKER)
+    text = read_text(path, limit=1 << 16)
+    if text is None and not os.path.exists(path):
+        return {"pending": False, "reasons": [], "marker": REBOOT_MARKER}
+    reasons = []
+    for line in (text or "").splitlines():
+        line = line.strip()
+        if line and line not in reasons:
+            reasons.append(line)
+    return {"pending": True, "reasons": reasons, "marker": REBOOT_MARKER}

@@ -13,8 +13,9 @@ description:
   - In one round trip, reads what is on the node and sets the fact C(ascend) - Ascend PCI devices
     and NPU family, C(/dev/davinci*) and the management device nodes, C(npu-smi), the NPU driver
     and firmware with their compatibility ranges, every installed CANN package (toolkit, nnae,
-    nnrt, old and 8.5.0 layouts), the Ascend Docker Runtime, the C(HwHiAiUser) account and
-    C(/etc/ascend_install.info).
+    nnrt, old and 8.5.0 layouts), the Ascend Docker Runtime, the C(HwHiAiUser) account,
+    C(/etc/ascend_install.info) and the reboot the P(cubestudio.ascend.npu_driver#role) role
+    recorded as pending.
   - It only reads files; it runs no command, so it also works before the driver is installed.
   - Anything absent is null (or false, or an empty list), never an error.
   - The install path is C(Driver_Install_Path_Param) of C(/etc/ascend_install.info) when that file
@@ -420,6 +421,27 @@ ansible_facts:
               lists - C(sha256:<hex>), C(link:<target>), C(dir), or null when absent).
           type: dict
           sample: {npu_driver: {record: {layer: npu_driver, fingerprint: 3f2c..., files: {}, facts: {}}, error: null, files: {}}}
+        reboot:
+          description: >-
+            The reboot the P(cubestudio.ascend.npu_driver#role) role recorded as pending (its marker
+            C(/run/cubestudio-ascend/reboot-required), one reason a line; C(/run) is a tmpfs, so a
+            reboot clears it).
+          type: dict
+          version_added: 0.2.0
+          contains:
+            pending:
+              description: A reboot is pending (the marker exists).
+              type: bool
+              sample: true
+            reasons:
+              description: Why, one entry per line of the marker, duplicates dropped.
+              type: list
+              elements: str
+              sample: ["npu_driver: firmware 7.8.0.5.216 was flashed"]
+            marker:
+              description: Path of the marker on the node.
+              type: str
+              sample: /run/cubestudio-ascend/reboot-required
 """
 
 from collections import Counter
@@ -475,6 +497,7 @@ def gather(
         "docker_runtime": files.docker_runtime(root, paths["driver"]),
         "hwhiaiuser": files.user(root, "HwHiAiUser"),
         "layers": read_layers(state_dir, root),
+        "reboot": files.reboot_marker(root),
     }
 
 

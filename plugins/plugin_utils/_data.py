@@ -5,7 +5,8 @@
 
 load_data reads one of the collection's YAML data files (data/version_matrix.yml,
 data/mindcluster.yml, or a site copy) and validates it; PlanAction is the action plugin of a
-plan module: validate the arguments, load the catalogue, run the plan, return it as a fact.
+plan module: validate the arguments, load the catalogue, run the plan, return it as a fact;
+RecordAction the same without a catalogue (the node record, the fleet report).
 """
 
 from __future__ import annotations
@@ -73,4 +74,30 @@ class PlanAction(ActionBase):
         result["ansible_facts"] = {self.FACT: the_plan}
         if the_plan.get("warnings"):
             result["warnings"] = list(the_plan["warnings"])
+        return result
+
+
+class RecordAction(ActionBase):
+    """Subclasses set ARGUMENT_SPEC, BUILD (params) -> dict, ERRORS, RESULT (the result key) and
+    FACT (the fact the result is returned as)."""
+
+    TRANSFERS_FILES = False
+    _requires_connection = False
+    ARGUMENT_SPEC: dict = {}
+    RESULT = ""
+    FACT = ""
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        del tmp  # not used
+        _validation, params = self.validate_argument_spec(
+            argument_spec=self.ARGUMENT_SPEC
+        )
+        try:
+            built = type(self).BUILD(params)
+        except self.ERRORS as error:
+            raise AnsibleActionFail(str(error)) from None
+        result["changed"] = False
+        result[self.RESULT] = built
+        result["ansible_facts"] = {self.FACT: built}
         return result

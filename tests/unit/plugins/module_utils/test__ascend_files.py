@@ -383,3 +383,36 @@ def test_info_file_readers_never_raise(text):
     assert all(isinstance(key, str) and key for key in data)
     ranges = files._ranges(text)
     assert ranges is None or all(set(item) == {"min", "max"} for item in ranges)
+
+
+def test_reboot_marker_absent(tmp_path):
+    assert files.reboot_marker(str(tmp_path)) == {
+        "pending": False,
+        "reasons": [],
+        "marker": "/run/cubestudio-ascend/reboot-required",
+    }
+
+
+def test_reboot_marker_reasons_in_order_without_duplicates(tmp_path):
+    marker = tmp_path / "run" / "cubestudio-ascend" / "reboot-required"
+    marker.parent.mkdir(parents=True)
+    marker.write_text(
+        "npu_driver: firmware 7.8.0.5.216 was flashed\n\n"
+        "  npu_driver: driver 25.5.0 needs a reboot  \n"
+        "npu_driver: firmware 7.8.0.5.216 was flashed\n"
+    )
+    assert files.reboot_marker(str(tmp_path)) == {
+        "pending": True,
+        "reasons": [
+            "npu_driver: firmware 7.8.0.5.216 was flashed",
+            "npu_driver: driver 25.5.0 needs a reboot",
+        ],
+        "marker": "/run/cubestudio-ascend/reboot-required",
+    }
+
+
+def test_an_empty_reboot_marker_is_still_pending(tmp_path):
+    marker = tmp_path / "run" / "cubestudio-ascend" / "reboot-required"
+    marker.parent.mkdir(parents=True)
+    marker.write_text("")
+    assert files.reboot_marker(str(tmp_path))["pending"] is True

@@ -80,8 +80,10 @@ def test_full_node(module_runner, ascend_node):
         "docker_runtime",
         "hwhiaiuser",
         "layers",
+        "reboot",
     }
     assert fact["layers"] == {}  # no layer record on this node
+    assert fact["reboot"]["pending"] is False
 
 
 def test_bare_node_is_all_null(module_runner, ascend_node):
