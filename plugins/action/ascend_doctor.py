@@ -38,6 +38,7 @@ class ActionModule(ActionBase):
     _VALID_ARGS = frozenset(ARGUMENT_SPEC)
 
     def run(self, tmp=None, task_vars=None):
+        task_vars = task_vars or {}
         result = super().run(tmp, task_vars)
         del tmp  # not used
         _validation, params = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
@@ -54,7 +55,13 @@ class ActionModule(ActionBase):
             findings = diagnose(table, params)
         except DoctorError as error:
             raise AnsibleActionFail(str(error)) from None
+        # A relative folder is taken from the directory ansible-playbook runs in (the
+        # controller process's working directory), never from the playbook's folder.
+        output_dir = os.path.abspath(params["output_dir"])
+        host = params["host"] or task_vars.get("inventory_hostname", "")
         result["changed"] = False
+        result["output_dir"] = output_dir
+        result["report_path"] = os.path.join(output_dir, host + ".json")
         result["findings"] = findings
         result["lines"] = [format_line(finding) for finding in findings]
         result["temperature_threshold"] = params["temperature_threshold"]
@@ -62,6 +69,8 @@ class ActionModule(ActionBase):
             "ascend_doctor": {
                 "findings": findings,
                 "lines": result["lines"],
+                "output_dir": output_dir,
+                "report_path": result["report_path"],
                 "rows_file": rows_file,
                 "temperature_threshold": params["temperature_threshold"],
             }

@@ -47,6 +47,8 @@ ARGUMENT_SPEC = {
     "kubernetes": {"type": "dict"},
     "rows_file": {"type": "path"},
     "skip_rows": {"type": "list", "elements": "str", "default": []},
+    "output_dir": {"type": "str", "default": "doctor"},
+    "host": {"type": "str", "default": ""},
 }
 
 SEVERITIES = ("error", "warning", "info")

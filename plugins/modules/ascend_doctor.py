@@ -87,6 +87,16 @@ options:
     type: list
     elements: str
     default: []
+  output_dir:
+    description:
+      - Folder on the controller for the JSON report (the action only computes the path, the playbook writes the file).
+        A relative folder is taken from the directory C(ansible-playbook) runs in.
+    type: str
+    default: doctor
+  host:
+    description: Name of the report file without C(.json); empty - C(inventory_hostname).
+    type: str
+    default: ""
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts
@@ -135,6 +145,16 @@ lines:
   returned: success
   type: list
   elements: str
+output_dir:
+  description: O(output_dir) as an absolute path on the controller.
+  returned: success
+  type: str
+  sample: /home/ops/fleet/doctor
+report_path:
+  description: Where the playbook writes the node's report, C(<output_dir>/<host>.json).
+  returned: success
+  type: str
+  sample: /home/ops/fleet/doctor/atlas-01.json
 temperature_threshold:
   description: The throttling threshold used (C).
   returned: success

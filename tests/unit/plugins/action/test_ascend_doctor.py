@@ -62,6 +62,15 @@ def test_findings_are_a_fact_with_lines():
     assert result["lines"][0].startswith("[T18] WARNING: NPU 0 chip 0 at 81 C")
 
 
+def test_the_report_path_is_absolute_from_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run_action({"ascend": FACTS, "host": "atlas-01"})
+    assert result["output_dir"] == str(tmp_path / "doctor")
+    assert result["report_path"] == str(tmp_path / "doctor" / "atlas-01.json")
+    result = run_action({"ascend": FACTS, "host": "n", "output_dir": "/srv/reports"})
+    assert result["report_path"] == "/srv/reports/n.json"
+
+
 def test_a_given_threshold_wins():
     result = run_action(
         {"ascend": FACTS, "npu_smi": NPU_SMI, "temperature_threshold": 85}
