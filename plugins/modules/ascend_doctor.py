@@ -11,7 +11,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: ascend_doctor
 short_description: Name the troubleshooting rows a node's facts show
-version_added: 0.3.0
+version_added: 0.2.0
 description:
   - From the facts of an Ascend node (P(cubestudio.ascend.ascend_facts#module),
     P(cubestudio.ascend.npu_smi_facts#module), P(cubestudio.ascend.ascend_compat#module),
@@ -141,7 +141,7 @@ findings:
       description: C(error), C(warning) or C(info).
       type: str
 lines:
-  description: The findings as one line each for a person, C([row] SEVERITY: symptom | cause: ... | fix: ...).
+  description: "The findings as one line each for a person: C([row] SEVERITY: symptom | cause: ... | fix: ...)."
   returned: success
   type: list
   elements: str
