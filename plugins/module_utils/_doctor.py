@@ -79,6 +79,7 @@ _COMPAT_T20 = (
 )
 DEVICE_PLUGIN_SELECTOR = "ascend-device-plugin-ds"
 RUNTIME_BINARY = "ascend-docker-runtime"
+LEGACY_RUNTIME_TYPE = "io.containerd.runtime.v1.linux"
 _TEMP_RULE = re.compile(r"npu_chip_info_temperature\s*>=?\s*([0-9]+(?:\.[0-9]+)?)")
 
 
@@ -447,14 +448,29 @@ def _check_runtime(out: _Findings, facts: dict, params: dict) -> None:
             "runtime", ""
         )
     )
-    names = [name for name, table in runtimes.items() if _is_ascend_runtime(table)]
-    if legacy and isinstance(runtimes.get(default), dict):
-        names.append(default)
-    if not names:
+    # Installers <= 26.0.0 on cgroup v1 register the runtime as the shim v1 runtime and point
+    # runc's runtime_type at it; the others set BinaryName or add an `ascend` runtime.
+    names = [
+        name
+        for name, table in runtimes.items()
+        if _is_ascend_runtime(table)
+        or (
+            legacy
+            and isinstance(table, dict)
+            and table.get("runtime_type") == LEGACY_RUNTIME_TYPE
+        )
+    ]
+    if not names and not legacy:
         out.add(
             "T21",
             "containerd's config runs %s in no runtime (runtimes: %s)"
             % (RUNTIME_BINARY, _names(sorted(runtimes)) or "none"),
+        )
+    elif not names:
+        out.add(
+            "T22",
+            "containerd's io.containerd.runtime.v1.linux runs %s but no runtime has runtime_type %s"
+            " (default runtime: %s)" % (RUNTIME_BINARY, LEGACY_RUNTIME_TYPE, default),
         )
     elif default not in names:
         out.add(

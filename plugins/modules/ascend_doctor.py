@@ -75,9 +75,11 @@ options:
     elements: dict
   kubernetes:
     description:
-      - What the cluster says; omit or C(enabled=false) to skip. Keys C(enabled), C(node_name), C(node) (the Node object or null),
-        C(daemonsets) (every DaemonSet), C(pods) (pods on the node), C(pending_pods) (Pending pods; unscheduled ones whose nodeSelector fits the node count), C(kubelet_root),
-        C(kubelet_socket) (C(path), C(exists), C(islnk)), C(error) (why the cluster could not be asked).
+      - What the cluster says; omit or C(enabled=false) to skip. Keys C(enabled), C(node_name),
+        C(node) (the Node object or null), C(daemonsets) (every DaemonSet), C(pods) (pods on the
+        node), C(pending_pods) (Pending pods; unscheduled ones whose nodeSelector fits the node
+        count), C(kubelet_root), C(kubelet_socket) (C(path), C(exists), C(islnk)), C(error) (why
+        the cluster could not be asked).
     type: dict
   rows_file:
     description: A site copy of C(data/troubleshooting.yml) (same structure).

@@ -269,6 +269,32 @@ def test_containerd_runtime_registered_and_default(healthy):
     )
 
 
+# The test bed's node: the 7.3.0 installer on cgroup v1 (container-runtime-config.md, 2a).
+CONTAINERD_LEGACY = """version = 2
+[plugins]
+  [plugins."io.containerd.grpc.v1.cri"]
+    [plugins."io.containerd.grpc.v1.cri".containerd]
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes]
+        [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+          runtime_type = "io.containerd.runtime.v1.linux"
+  [plugins."io.containerd.runtime.v1.linux"]
+    runtime = "/usr/local/Ascend/Ascend-Docker-Runtime/ascend-docker-runtime"
+"""
+
+
+def test_containerd_legacy_cgroup_v1_layout(healthy):
+    healthy["containerd_config"] = CONTAINERD_LEGACY
+    assert rows(healthy) == []
+    healthy["containerd_config"] = CONTAINERD_LEGACY.replace(
+        'runtime_type = "io.containerd.runtime.v1.linux"',
+        'runtime_type = "io.containerd.runc.v2"',
+    )
+    (finding,) = diagnose(TABLE, healthy)
+    assert (
+        finding["row"] == "T22" and "no runtime has runtime_type" in finding["symptom"]
+    )
+
+
 def test_docker_runtime_registered_and_default(healthy):
     healthy["engine"] = "docker"
     healthy["docker_daemon_json"] = DOCKER_ASCEND
