@@ -1,0 +1,786 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+# PRIVATE to the cubestudio.ascend collection: no compatibility promise, may change without
+# notice. The decisions of playbooks/doctor.yml, as pure functions: the facts the fact modules
+# and kubernetes.core.k8s_info read from a node and its cluster go in, a list of findings comes
+# out, each naming a row of the troubleshooting table (data/troubleshooting.yml) with the
+# symptom seen on this node, the row's cause and fix, and a severity.
+
+from __future__ import annotations
+
+import re
+
+from ansible_collections.cubestudio.ascend.plugins.module_utils._docker_json import (
+    DaemonJsonError,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._docker_json import (
+    load as load_daemon_json,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._toml import (
+    TomlError,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._toml import (
+    loads as load_toml,
+)
+
+
+class DoctorError(Exception):
+    """Input the doctor cannot judge; the message names the cause and the fix."""
+
+
+ARGUMENT_SPEC = {
+    "ascend": {"type": "dict", "required": True},
+    "npu_smi": {"type": "dict"},
+    "npu_smi_error": {"type": "str", "default": ""},
+    "compat_findings": {"type": "list", "elements": "dict", "default": []},
+    "device_files": {"type": "list", "elements": "dict"},
+    "device_group": {"type": "str", "default": ""},
+    "temperature_threshold": {"type": "float"},
+    "rules_file": {"type": "path"},
+    "cann_env_file": {"type": "dict"},
+    "docker_daemon_json": {"type": "str"},
+    "containerd_config": {"type": "str"},
+    "engine": {"type": "str", "default": "auto"},
+    "containers": {"type": "list", "elements": "dict"},
+    "kubernetes": {"type": "dict"},
+    "rows_file": {"type": "path"},
+    "skip_rows": {"type": "list", "elements": "str", "default": []},
+    "output_dir": {"type": "str", "default": "doctor"},
+    "host": {"type": "str", "default": ""},
+}
+
+SEVERITIES = ("error", "warning", "info")
+ROW_KEYS = ("id", "source", "severity", "doctor", "symptom", "cause", "fix")
+_ROW_ID = re.compile(r"^T[1-9][0-9]*$")
+_HEALTH_RANK = {"OK": 0, "Warning": 1, "Alarm": 2, "Critical": 3}
+# ascend_compat rules whose findings are a driver/firmware pair (T3); the others about versions
+# that belong together are T20. Rules about the OS, the matrix data itself or bad input are not
+# doctor findings (preflight reports the OS).
+_COMPAT_T3 = (
+    "driver.accepts-firmware",
+    "firmware.accepts-driver",
+    "driver.firmware.matrix",
+)
+_COMPAT_T20 = (
+    "cann.matched",
+    "mindcluster.matched",
+    "mindcluster.tolerance.hdk",
+    "mindcluster.tolerance.cann",
+    "docker_runtime.mindcluster",
+    "docker_runtime.minimum",
+    "containerd.config-v3",
+    "stack.docker",
+    "stack.containerd",
+    "stack.kubernetes",
+    "lifecycle.driver",
+    "lifecycle.firmware",
+)
+DEVICE_PLUGIN_SELECTOR = "ascend-device-plugin-ds"
+RUNTIME_BINARY = "ascend-docker-runtime"
+LEGACY_RUNTIME_TYPE = "io.containerd.runtime.v1.linux"
+_TEMP_RULE = re.compile(r"npu_chip_info_temperature\s*>=?\s*([0-9]+(?:\.[0-9]+)?)")
+
+
+def validate_rows(data) -> dict:
+    """The troubleshooting table as read from YAML, checked; {id: row}."""
+    if not isinstance(data, dict) or data.get("schema") != 1:
+        raise DoctorError("it must be a mapping with schema: 1 and a list rows")
+    rows = data.get("rows")
+    if not isinstance(rows, list) or not rows:
+        raise DoctorError("rows must be a non-empty list")
+    table = {}
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise DoctorError("row %d is not a mapping" % (index + 1))
+        missing = [key for key in ROW_KEYS if key not in row]
+        if missing:
+            raise DoctorError(
+                "row %d (%s) lacks %s" % (index + 1, row.get("id"), ", ".join(missing))
+            )
+        rid = row["id"]
+        if not isinstance(rid, str) or not _ROW_ID.match(rid):
+            raise DoctorError("row %d has the id %r, not T<n>" % (index + 1, rid))
+        if rid in table:
+            raise DoctorError("the id %s is used twice" % rid)
+        if row["severity"] not in SEVERITIES:
+            raise DoctorError(
+                "row %s has severity %r, not one of %s"
+                % (rid, row["severity"], ", ".join(SEVERITIES))
+            )
+        for key in ("symptom", "cause", "fix"):
+            if not isinstance(row[key], str) or not row[key].strip():
+                raise DoctorError("row %s has an empty %s" % (rid, key))
+        table[rid] = row
+    return table
+
+
+def temperature_threshold(rules) -> float:
+    """The throttling threshold of the exporter's alert rules (AscendNpuTemperatureHigh)."""
+    groups = rules.get("groups") if isinstance(rules, dict) else None
+    for group in groups if isinstance(groups, list) else []:
+        for rule in (group or {}).get("rules") or []:
+            if (
+                isinstance(rule, dict)
+                and rule.get("alert") == "AscendNpuTemperatureHigh"
+            ):
+                match = _TEMP_RULE.search(str(rule.get("expr", "")))
+                if match:
+                    return float(match.group(1))
+    raise DoctorError(
+        "no alert AscendNpuTemperatureHigh with an expression "
+        "`npu_chip_info_temperature >= <C>` was found; give temperature_threshold instead"
+    )
+
+
+class _Findings:
+    def __init__(self, table: dict, skip):
+        self.table = table
+        self.skip = set(skip or [])
+        self.items = []
+
+    def add(self, rid: str, seen: str, severity: str | None = None, cause: str = ""):
+        if rid in self.skip:
+            return
+        row = self.table.get(rid)
+        if row is None:
+            raise DoctorError(
+                "the troubleshooting table has no row %s; use the collection's "
+                "data/troubleshooting.yml or a copy with every row" % rid
+            )
+        self.items.append(
+            {
+                "row": rid,
+                "symptom": seen,
+                "cause": (cause + "; " if cause else "") + row["cause"].strip(),
+                "fix": row["fix"].strip(),
+                "severity": severity or row["severity"],
+            }
+        )
+
+
+def _names(values, limit=8) -> str:
+    values = [str(v) for v in values]
+    text = ", ".join(values[:limit])
+    return text + (
+        " and %d more" % (len(values) - limit) if len(values) > limit else ""
+    )
+
+
+def _chips(npu_smi: dict):
+    for npu in npu_smi.get("npus") or []:
+        for chip in npu.get("chips") or []:
+            yield npu, chip
+
+
+def _check_driver(out: _Findings, facts: dict, params: dict) -> bool:
+    """Driver, device nodes and npu-smi; True when npu-smi's view can be trusted."""
+    pci = facts.get("pci_npu_count") or 0
+    if not pci:
+        out.add("T1", "no Ascend NPU is on the PCI bus (vendor 0x19e5)")
+        return False
+    smi_tool = facts.get("npu_smi") or {}
+    if smi_tool.get("is_directory"):
+        out.add(
+            "T14", "%s is a directory" % smi_tool.get("path", "/usr/local/sbin/npu-smi")
+        )
+    driver = facts.get("driver")
+    if driver is None:
+        out.add(
+            "T16",
+            "%d NPU chip(s) on the PCI bus but no driver in %s"
+            % (pci, facts.get("install_path") or "/usr/local/Ascend"),
+            cause="the driver is not installed",
+        )
+        return False
+    if not driver.get("complete", True):
+        out.add(
+            "T5",
+            "the driver in %s is installed partially (no tools/upgrade-tool)"
+            % driver.get("install_path"),
+        )
+    missing = sorted(k for k, v in (facts.get("device_nodes") or {}).items() if not v)
+    if missing:
+        out.add(
+            "T16",
+            "missing device node(s): %s" % _names("/dev/" + m for m in missing),
+            cause="the driver's kernel modules did not create them",
+        )
+    davinci = facts.get("davinci_devices") or 0
+    if davinci < pci:
+        ids = facts.get("davinci_ids") or []
+        out.add(
+            "T10",
+            "%d /dev/davinci node(s) for %d NPU chip(s) on the PCI bus (present: %s)"
+            % (davinci, pci, _names(ids) or "none"),
+        )
+    error = (params.get("npu_smi_error") or "").strip()
+    npu_smi = params.get("npu_smi")
+    if error:
+        first = error.splitlines()[0][:300]
+        if "-8005" in error:
+            out.add("T11", "npu-smi cannot read the NPUs: %s" % first)
+        elif "permission denied" in error.lower() or "not permitted" in error.lower():
+            out.add(
+                "T17",
+                "npu-smi fails with a permission error: %s" % first,
+                severity="error",
+            )
+        else:
+            out.add("T16", "npu-smi fails: %s" % first)
+        return False
+    if not smi_tool.get("present") and not smi_tool.get("alt_present"):
+        out.add(
+            "T16",
+            "the driver is installed but npu-smi is missing (%s)"
+            % smi_tool.get("path", "/usr/local/sbin/npu-smi"),
+            cause="the driver install is incomplete",
+        )
+        return False
+    if not isinstance(npu_smi, dict) or not npu_smi:
+        return False
+    seen = npu_smi.get("chip_count")
+    if isinstance(seen, int) and seen < pci:
+        out.add("T10", "npu-smi sees %d chip(s) for %d on the PCI bus" % (seen, pci))
+    running = str(npu_smi.get("driver_version") or "")
+    installed = str(driver.get("version") or "")
+    if running and installed and running.lower() != installed.lower():
+        out.add(
+            "T13",
+            "npu-smi reports driver %s but %s is installed (%s)"
+            % (running, installed, driver.get("version_file")),
+        )
+    return True
+
+
+def _check_chips(out: _Findings, npu_smi: dict, threshold) -> None:
+    bad = {}
+    for npu, chip in _chips(npu_smi):
+        health = chip.get("health") or npu.get("health")
+        if health and health != "OK":
+            bad.setdefault(health, []).append(
+                "NPU %s chip %s" % (npu.get("id"), chip.get("chip"))
+            )
+    if bad:
+        worst = max(bad, key=lambda h: _HEALTH_RANK.get(h, 9))
+        out.add(
+            "T12",
+            "not healthy: "
+            + "; ".join(
+                "%s %s" % (_names(where), health)
+                for health, where in sorted(bad.items())
+            ),
+            severity="warning" if worst == "Warning" else "error",
+        )
+    if threshold is None:
+        return
+    hot = [
+        "NPU %s chip %s at %s C" % (npu.get("id"), chip.get("chip"), chip.get("temp_c"))
+        for npu, chip in _chips(npu_smi)
+        if isinstance(chip.get("temp_c"), (int, float)) and chip["temp_c"] >= threshold
+    ]
+    if hot:
+        out.add(
+            "T18",
+            "%s (threshold %g C of the exporter's alert AscendNpuTemperatureHigh)"
+            % (_names(hot), threshold),
+        )
+
+
+def _check_compat(out: _Findings, findings) -> None:
+    for finding in findings or []:
+        rule = finding.get("rule", "")
+        severity = finding.get("severity")
+        if severity not in ("error", "warning"):
+            continue
+        if rule in _COMPAT_T3:
+            rid = "T3"
+        elif rule in _COMPAT_T20:
+            rid = "T20"
+        else:
+            continue
+        out.add(
+            rid,
+            "[%s] %s" % (rule, finding.get("message", "")),
+            severity=severity,
+            cause="ascend_compat: " + (finding.get("fix") or "").strip(),
+        )
+
+
+def _mode(value) -> int | None:
+    try:
+        return int(str(value), 8)
+    except (TypeError, ValueError):
+        return None
+
+
+def _check_devices(out: _Findings, facts: dict, files, group: str) -> None:
+    """Device nodes readable and writable by the group HwHiAiUser (non-root workloads)."""
+    if not group or files is None:
+        return
+    user = facts.get("hwhiaiuser") or {}
+    gid = user.get("group_gid")
+    wrong = []
+    for item in files:
+        mode = _mode(item.get("mode"))
+        if mode is None:
+            continue
+        by_group = (
+            item.get("gr_name") == group or (gid is not None and item.get("gid") == gid)
+        ) and (mode & 0o060 == 0o060)
+        if by_group or mode & 0o006 == 0o006:
+            continue
+        wrong.append(
+            "%s %s:%s %s"
+            % (
+                item.get("path"),
+                item.get("pw_name", "?"),
+                item.get("gr_name", "?"),
+                item.get("mode"),
+            )
+        )
+    if wrong:
+        out.add(
+            "T17",
+            "device node(s) not read-writable by the group %s: %s"
+            % (group, _names(sorted(wrong), 4)),
+        )
+
+
+def _check_cann(out: _Findings, facts: dict, env) -> None:
+    if not facts.get("cann") or not env or not env.get("path"):
+        return
+    if not env.get("exists"):
+        out.add(
+            "T19",
+            "CANN %s is installed but the env file %s does not exist"
+            % (facts["cann"].get("version"), env["path"]),
+        )
+    elif env.get("content") is not None and not re.search(
+        r"^LD_LIBRARY_PATH=.*lib64", env["content"], re.MULTILINE
+    ):
+        out.add(
+            "T19",
+            "the env file %s puts no CANN lib64 folder on LD_LIBRARY_PATH"
+            % env["path"],
+        )
+
+
+def _containerd_runtimes(text: str):
+    """(runtimes {name: table}, default runtime name) of a containerd config file."""
+    data = load_toml(text)
+    for plugin in ("io.containerd.cri.v1.runtime", "io.containerd.grpc.v1.cri", "cri"):
+        containerd = ((data.get("plugins") or {}).get(plugin) or {}).get("containerd")
+        if isinstance(containerd, dict):
+            return (
+                containerd.get("runtimes") or {},
+                containerd.get("default_runtime_name") or "runc",
+                data,
+            )
+    return {}, "runc", data
+
+
+def _is_ascend_runtime(table) -> bool:
+    if not isinstance(table, dict):
+        return False
+    options = table.get("options") or {}
+    return RUNTIME_BINARY in str(
+        options.get("BinaryName", "")
+    ) or RUNTIME_BINARY in str(table.get("runtime_path", ""))
+
+
+def _check_runtime(out: _Findings, facts: dict, params: dict) -> None:
+    runtime = facts.get("docker_runtime")
+    if not runtime:
+        return
+    engine = params.get("engine") or "auto"
+    if engine == "auto":
+        engine = (
+            "containerd" if runtime.get("install_scene") == "containerd" else "docker"
+        )
+    if engine == "docker":
+        text = params.get("docker_daemon_json")
+        if text is None:
+            out.add(
+                "T21",
+                "the Ascend Docker Runtime is installed but /etc/docker/daemon.json does not exist",
+            )
+            return
+        try:
+            daemon = load_daemon_json(text)
+        except DaemonJsonError as error:
+            out.add("T21", "/etc/docker/daemon.json %s" % error)
+            return
+        runtimes = daemon.get("runtimes") or {}
+        names = [
+            name
+            for name, value in runtimes.items()
+            if isinstance(value, dict) and RUNTIME_BINARY in str(value.get("path", ""))
+        ]
+        if not names:
+            out.add(
+                "T21",
+                "daemon.json registers no runtime running %s (runtimes: %s)"
+                % (RUNTIME_BINARY, _names(sorted(runtimes)) or "none"),
+            )
+        elif daemon.get("default-runtime") not in names:
+            out.add(
+                "T22",
+                "daemon.json's default-runtime is %s, not %s"
+                % (daemon.get("default-runtime") or "runc (unset)", " or ".join(names)),
+            )
+        return
+    text = params.get("containerd_config")
+    if text is None:
+        out.add(
+            "T21",
+            "the Ascend Docker Runtime is installed but containerd has no config file",
+        )
+        return
+    try:
+        runtimes, default, data = _containerd_runtimes(text)
+    except TomlError as error:
+        out.add("T21", "containerd's config cannot be read: %s" % error)
+        return
+    legacy = RUNTIME_BINARY in str(
+        ((data.get("plugins") or {}).get("io.containerd.runtime.v1.linux") or {}).get(
+            "runtime", ""
+        )
+    )
+    # Installers <= 26.0.0 on cgroup v1 register the runtime as the shim v1 runtime and point
+    # runc's runtime_type at it; the others set BinaryName or add an `ascend` runtime.
+    names = [
+        name
+        for name, table in runtimes.items()
+        if _is_ascend_runtime(table)
+        or (
+            legacy
+            and isinstance(table, dict)
+            and table.get("runtime_type") == LEGACY_RUNTIME_TYPE
+        )
+    ]
+    if not names and not legacy:
+        out.add(
+            "T21",
+            "containerd's config runs %s in no runtime (runtimes: %s)"
+            % (RUNTIME_BINARY, _names(sorted(runtimes)) or "none"),
+        )
+    elif not names:
+        out.add(
+            "T22",
+            "containerd's io.containerd.runtime.v1.linux runs %s but no runtime has runtime_type %s"
+            " (default runtime: %s)" % (RUNTIME_BINARY, LEGACY_RUNTIME_TYPE, default),
+        )
+    elif default not in names:
+        out.add(
+            "T22",
+            "containerd's default_runtime_name is %s, not %s"
+            % (default, " or ".join(sorted(names))),
+        )
+
+
+def _visible_ids(value):
+    """The device ids of ASCEND_VISIBLE_DEVICES (`0-2,4`, `npu-1`), None when not given."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value in ("", "void"):
+        return []
+    ids = set()
+    for part in (p.strip() for p in value.split(",")):
+        low, sep, high = part.partition("-")
+        if sep and low.isdigit() and high.isdigit():
+            ids.update(str(i) for i in range(int(low), int(high) + 1))
+        elif sep and not low.isdigit():
+            ids.add(high)  # npu-1, Ascend910-1
+        else:
+            ids.add(part)
+    return sorted(ids)
+
+
+def _check_containers(out: _Findings, containers) -> None:
+    for item in containers or []:
+        name = item.get("pod") or item.get("name") or item.get("id")
+        davinci = [
+            d for d in item.get("devices") or [] if re.match(r"^/dev/davinci[0-9]+$", d)
+        ]
+        visible = _visible_ids(item.get("visible_devices"))
+        if item.get("all_devices"):
+            continue
+        if not visible and not davinci:
+            out.add(
+                "T23",
+                "container %s (%s) uses Ascend device nodes but no /dev/davinciN, and "
+                "ASCEND_VISIBLE_DEVICES is %s"
+                % (name, item.get("engine"), "unset" if visible is None else "void"),
+            )
+        elif visible and davinci and len(davinci) < len(visible):
+            out.add(
+                "T24",
+                "container %s names %d NPU(s) in ASCEND_VISIBLE_DEVICES (%s) but maps only %s"
+                % (name, len(visible), item.get("visible_devices"), _names(davinci)),
+            )
+
+
+def _npu_resources(resources) -> dict:
+    return {
+        key: value
+        for key, value in (resources or {}).items()
+        if key.startswith("huawei.com/Ascend") or key == "huawei.com/npu"
+    }
+
+
+def _quantity(value) -> int:
+    try:
+        return int(str(value))
+    except ValueError:
+        return 0
+
+
+def _healthy_chips(npu_smi) -> int | None:
+    if not isinstance(npu_smi, dict) or not npu_smi.get("npus"):
+        return None
+    return sum(1 for _npu, chip in _chips(npu_smi) if chip.get("health") == "OK")
+
+
+def _pod_ready(pod: dict) -> bool:
+    status = pod.get("status") or {}
+    if status.get("phase") != "Running":
+        return False
+    return all(c.get("ready") for c in status.get("containerStatuses") or [{}])
+
+
+def _pod_state(pod: dict) -> str:
+    status = pod.get("status") or {}
+    for container in status.get("containerStatuses") or []:
+        waiting = (container.get("state") or {}).get("waiting")
+        if waiting and waiting.get("reason"):
+            return waiting["reason"]
+    return status.get("phase") or "Unknown"
+
+
+def _check_kubernetes(out: _Findings, k8s: dict, npu_smi, facts: dict) -> None:
+    if not k8s or not k8s.get("enabled"):
+        return
+    name = k8s.get("node_name")
+    error = k8s.get("error")
+    if error:
+        out.add(
+            "T30",
+            "the cluster could not be asked about node %s: %s" % (name, error),
+            severity="warning",
+        )
+        return
+    node = k8s.get("node")
+    if not node:
+        out.add("T30", "no node %s in the cluster" % name)
+        return
+    labels = (node.get("metadata") or {}).get("labels") or {}
+    daemonsets = [
+        ds
+        for ds in k8s.get("daemonsets") or []
+        if ((ds.get("spec") or {}).get("selector") or {})
+        .get("matchLabels", {})
+        .get("name")
+        == DEVICE_PLUGIN_SELECTOR
+        or any(
+            "k8sdeviceplugin" in str(c.get("image", ""))
+            for c in (
+                ((ds.get("spec") or {}).get("template") or {}).get("spec") or {}
+            ).get("containers")
+            or []
+        )
+    ]
+    pods = k8s.get("pods") or []
+    plugin_ok = False
+    if not daemonsets:
+        out.add(
+            "T27",
+            "no Ascend device plugin DaemonSet in the cluster",
+            cause="it is not deployed",
+        )
+    for ds in daemonsets:
+        meta = ds.get("metadata") or {}
+        where = "%s/%s" % (meta.get("namespace"), meta.get("name"))
+        pod_spec = ((ds.get("spec") or {}).get("template") or {}).get("spec") or {}
+        selector = pod_spec.get("nodeSelector") or {}
+        wrong = sorted(
+            "%s=%s (node: %s)" % (key, value, labels.get(key, "unset"))
+            for key, value in selector.items()
+            if labels.get(key) != value
+        )
+        if wrong:
+            out.add(
+                "T26",
+                "node %s does not match the nodeSelector of %s: %s"
+                % (name, where, _names(wrong, 4)),
+            )
+            continue
+        own = [
+            pod
+            for pod in pods
+            if (pod.get("metadata") or {}).get("namespace") == meta.get("namespace")
+            and any(
+                ref.get("kind") == "DaemonSet" and ref.get("name") == meta.get("name")
+                for ref in (pod.get("metadata") or {}).get("ownerReferences") or []
+            )
+            and not (pod.get("metadata") or {}).get("deletionTimestamp")
+        ]
+        if not own:
+            out.add("T27", "%s has no pod on node %s" % (where, name))
+        elif not any(_pod_ready(pod) for pod in own):
+            out.add(
+                "T27",
+                "the pod(s) of %s on node %s are not ready: %s"
+                % (
+                    where,
+                    name,
+                    _names(
+                        "%s %s" % (p["metadata"].get("name"), _pod_state(p))
+                        for p in own
+                    ),
+                ),
+            )
+        else:
+            plugin_ok = True
+        kubelet = [
+            (v.get("hostPath") or {}).get("path", "")
+            for v in pod_spec.get("volumes") or []
+            if "device-plugins" in str((v.get("hostPath") or {}).get("path", ""))
+        ]
+        root = k8s.get("kubelet_root") or "/var/lib/kubelet"
+        expected = root.rstrip("/") + "/device-plugins"
+        if kubelet and all(path.rstrip("/") != expected for path in kubelet):
+            out.add(
+                "T29",
+                "%s mounts %s, but the kubelet's device-plugin folder is %s"
+                % (where, _names(kubelet), expected),
+            )
+    if k8s.get("kubelet_socket") is not None and not k8s["kubelet_socket"].get(
+        "exists"
+    ):
+        out.add(
+            "T29",
+            "the kubelet socket %s does not exist on the node"
+            % k8s["kubelet_socket"].get("path"),
+        )
+    elif (k8s.get("kubelet_socket") or {}).get("islnk"):
+        out.add(
+            "T29",
+            "the kubelet socket %s is a symlink" % k8s["kubelet_socket"].get("path"),
+        )
+    allocatable = _npu_resources((node.get("status") or {}).get("allocatable"))
+    total = sum(_quantity(v) for k, v in allocatable.items() if k.count("-") == 0)
+    healthy = _healthy_chips(npu_smi)
+    expected = healthy if healthy is not None else facts.get("pci_npu_count") or 0
+    if total == 0 and expected:
+        out.add(
+            "T25",
+            "node %s has no huawei.com/Ascend* allocatable (%d healthy chip(s))%s"
+            % (name, expected, "" if plugin_ok else "; see the device plugin finding"),
+        )
+    elif total < expected:
+        out.add(
+            "T25",
+            "node %s has %s allocatable for %d healthy chip(s)"
+            % (
+                name,
+                _names("%s: %s" % kv for kv in sorted(allocatable.items())),
+                expected,
+            ),
+            severity="warning",
+        )
+    waiting = [
+        pod
+        for pod in k8s.get("pending_pods") or []
+        if not (pod.get("spec") or {}).get("nodeName")
+        and all(
+            labels.get(key) == value
+            for key, value in (
+                (pod.get("spec") or {}).get("nodeSelector") or {}
+            ).items()
+        )
+    ]
+    for pod in pods + waiting:
+        meta = pod.get("metadata") or {}
+        for container in (pod.get("spec") or {}).get("containers") or []:
+            resources = container.get("resources") or {}
+            limits = _npu_resources(resources.get("limits"))
+            requests = _npu_resources(resources.get("requests"))
+            keys = sorted(set(limits) | set(requests))
+            bad = [
+                "%s request %s limit %s" % (k, requests.get(k, "-"), limits.get(k, "-"))
+                for k in keys
+                if k in requests
+                and _quantity(requests.get(k)) != _quantity(limits.get(k))
+            ]
+            if bad:
+                out.add(
+                    "T28",
+                    "pod %s/%s container %s: %s"
+                    % (
+                        meta.get("namespace"),
+                        meta.get("name"),
+                        container.get("name"),
+                        _names(bad),
+                    ),
+                )
+    pending = [
+        "%s/%s" % (p["metadata"].get("namespace"), p["metadata"].get("name"))
+        for p in pods
+        if (p.get("status") or {}).get("phase") == "Pending"
+        and any(
+            _npu_resources((c.get("resources") or {}).get("limits"))
+            for c in (p.get("spec") or {}).get("containers") or []
+        )
+        and (p.get("spec") or {}).get("nodeName") == name
+    ]
+    if pending and total:
+        out.add(
+            "T25",
+            "pod(s) requesting NPUs are Pending on node %s: %s"
+            % (name, _names(pending)),
+            severity="warning",
+        )
+
+
+def format_line(finding: dict) -> str:
+    """One line for a person: row, severity, symptom, cause, fix."""
+    return "[%s] %s: %s | cause: %s | fix: %s" % (
+        finding["row"],
+        finding["severity"].upper(),
+        finding["symptom"],
+        finding["cause"],
+        finding["fix"],
+    )
+
+
+def diagnose(table: dict, params: dict) -> list:
+    """The findings for one node (a list of {row, symptom, cause, fix, severity})."""
+    facts = params.get("ascend")
+    if not isinstance(facts, dict) or "pci_npu_count" not in facts:
+        raise DoctorError(
+            "ascend must be the fact ansible_facts.ascend of cubestudio.ascend.ascend_facts"
+        )
+    out = _Findings(table, params.get("skip_rows"))
+    trusted = _check_driver(out, facts, params)
+    if trusted:
+        _check_chips(
+            out, params.get("npu_smi") or {}, params.get("temperature_threshold")
+        )
+    _check_compat(out, params.get("compat_findings"))
+    _check_devices(
+        out, facts, params.get("device_files"), params.get("device_group") or ""
+    )
+    _check_cann(out, facts, params.get("cann_env_file"))
+    _check_runtime(out, facts, params)
+    _check_containers(out, params.get("containers"))
+    _check_kubernetes(
+        out,
+        params.get("kubernetes") or {},
+        params.get("npu_smi") if trusted else None,
+        facts,
+    )
+    order = {"error": 0, "warning": 1, "info": 2}
+    return sorted(out.items, key=lambda f: (order[f["severity"]], int(f["row"][1:])))

@@ -1,0 +1,165 @@
+#!/usr/bin/python
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+# Documentation only: the action plugin plugins/action/ascend_doctor.py does the work on the
+# controller, with the logic in plugins/module_utils/_doctor.py.
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: ascend_doctor
+short_description: Name the troubleshooting rows a node's facts show
+version_added: 0.2.0
+description:
+  - From the facts of an Ascend node (P(cubestudio.ascend.ascend_facts#module),
+    P(cubestudio.ascend.npu_smi_facts#module), P(cubestudio.ascend.ascend_compat#module),
+    P(cubestudio.ascend.npu_container_facts#module), engine config files) and, optionally, what
+    the Kubernetes cluster says about it (C(kubernetes.core.k8s_info)), finds the symptoms of the
+    collection's troubleshooting table C(data/troubleshooting.yml) and returns one finding per
+    symptom, with the row id, the symptom seen on this node, the row's cause and fix.
+  - Runs on the controller and changes nothing. The playbook C(cubestudio.ascend.doctor) gathers
+    the facts and writes the report.
+author: cubestudio maintainers (@cubestudio)
+options:
+  ascend:
+    description: The node's C(ansible_facts.ascend).
+    type: dict
+    required: true
+  npu_smi:
+    description: The node's C(ansible_facts.ascend_npu_smi); omit when npu-smi failed.
+    type: dict
+  npu_smi_error:
+    description: The message of a failed C(npu_smi_facts) task (a DCMI error such as C(-8005)); empty when it worked.
+    type: str
+    default: ""
+  compat_findings:
+    description: C(ansible_facts.ascend_compat.findings) (run with C(fail_on_error=false)).
+    type: list
+    elements: dict
+    default: []
+  device_files:
+    description:
+      - The C(files) of C(ansible.builtin.find) on C(/dev) for C(davinci*), C(devmm_svm) and C(hisi_hdc)
+        (C(path), C(mode), C(gid), C(gr_name), C(pw_name)). Omit to skip the permission check.
+    type: list
+    elements: dict
+  device_group:
+    description: Group that must be able to read and write the device nodes (non-root workloads); empty skips the check.
+    type: str
+    default: ""
+  temperature_threshold:
+    description: Chip temperature (C) from which a chip counts as throttling; default is read from O(rules_file).
+    type: float
+  rules_file:
+    description: Prometheus rules file with the alert C(AscendNpuTemperatureHigh); default the exporter role's C(files/ascend-npu.rules.yml).
+    type: path
+  cann_env_file:
+    description: C(path), C(exists) and optionally C(content) of the env file of the C(cann_toolkit) role; omit to skip.
+    type: dict
+  docker_daemon_json:
+    description: Text of Docker's C(daemon.json); omit (null) when the file does not exist.
+    type: str
+  containerd_config:
+    description: Text of containerd's C(config.toml); omit (null) when the file does not exist.
+    type: str
+  engine:
+    description: The engine whose config must run the Ascend runtime; C(auto) - the scene the runtime installer recorded.
+    type: str
+    choices: [auto, docker, containerd]
+    default: auto
+  containers:
+    description: C(ansible_facts.ascend_npu_containers.containers).
+    type: list
+    elements: dict
+  kubernetes:
+    description:
+      - What the cluster says; omit or C(enabled=false) to skip. Keys C(enabled), C(node_name),
+        C(node) (the Node object or null), C(daemonsets) (every DaemonSet), C(pods) (pods on the
+        node), C(pending_pods) (Pending pods; unscheduled ones whose nodeSelector fits the node
+        count), C(kubelet_root), C(kubelet_socket) (C(path), C(exists), C(islnk)), C(error) (why
+        the cluster could not be asked).
+    type: dict
+  rows_file:
+    description: A site copy of C(data/troubleshooting.yml) (same structure).
+    type: path
+  skip_rows:
+    description: Row ids not to report (a known, accepted state).
+    type: list
+    elements: str
+    default: []
+  output_dir:
+    description:
+      - Folder on the controller for the JSON report (the action only computes the path, the playbook writes the file).
+        A relative folder is taken from the directory C(ansible-playbook) runs in.
+    type: str
+    default: doctor
+  host:
+    description: Name of the report file without C(.json); empty - C(inventory_hostname).
+    type: str
+    default: ""
+extends_documentation_fragment:
+  - cubestudio.ascend.attributes
+  - cubestudio.ascend.attributes.controller_facts
+notes:
+  - The module runs on the controller (action plugin); it needs no connection to the node.
+  - Which check finds which row, and the cases tested, are in the collection's C(docs/doctor.md).
+seealso:
+  - module: cubestudio.ascend.ascend_compat
+"""
+
+EXAMPLES = r"""
+- name: Name the rows the node's facts show
+  cubestudio.ascend.ascend_doctor:
+    ascend: "{{ ansible_facts['ascend'] }}"
+    npu_smi: "{{ ansible_facts['ascend_npu_smi'] | default(omit) }}"
+    compat_findings: "{{ ansible_facts['ascend_compat']['findings'] }}"
+  register: doctor
+"""
+
+RETURN = r"""
+findings:
+  description: One entry per symptom found, errors first; empty on a healthy node. Also the fact C(ascend_doctor.findings).
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    row:
+      description: Row id of C(data/troubleshooting.yml).
+      type: str
+      sample: T12
+    symptom:
+      description: What was seen on this node.
+      type: str
+      sample: "not healthy: NPU 3 chip 0 Alarm"
+    cause:
+      description: The cause (this node's detail first, then the row's cause).
+      type: str
+    fix:
+      description: The row's fix.
+      type: str
+    severity:
+      description: C(error), C(warning) or C(info).
+      type: str
+lines:
+  description: "The findings as one line each for a person: C([row] SEVERITY: symptom | cause: ... | fix: ...)."
+  returned: success
+  type: list
+  elements: str
+output_dir:
+  description: O(output_dir) as an absolute path on the controller.
+  returned: success
+  type: str
+  sample: /home/ops/fleet/doctor
+report_path:
+  description: Where the playbook writes the node's report, C(<output_dir>/<host>.json).
+  returned: success
+  type: str
+  sample: /home/ops/fleet/doctor/atlas-01.json
+temperature_threshold:
+  description: The throttling threshold used (C).
+  returned: success
+  type: float
+  sample: 80.0
+"""

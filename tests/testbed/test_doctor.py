@@ -1,0 +1,167 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""playbooks/doctor.yml against the real cluster of the test bed.
+
+The device_plugin role deploys the plugin first; the doctor then finds nothing. Each
+cluster-side fault is made in turn (the node's workerselector label changed, the plugin's pod
+unable to start, the Ascend runtime no longer containerd's default), the doctor's JSON report
+must name its row, and the fault is undone (the plugin back to 8 allocatable NPUs) before the next one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from ansible_run import PLAYBOOK, ROOT, playbook
+
+DOCTOR = os.path.join(ROOT, "playbooks", "doctor.yml")
+DAEMONSET = "ascend-device-plugin-daemonset"
+CONFIG = "/etc/containerd/config.toml"
+
+
+@pytest.fixture(scope="module")
+def deployed(cluster, tmp_path_factory):
+    rc, out = playbook(cluster, tmp_path_factory.mktemp("deploy"), book=PLAYBOOK)
+    assert rc == 0, out
+    yield cluster
+    cluster.kubectl(
+        "delete", "-n", "kube-system", "daemonset", DAEMONSET, "--ignore-not-found"
+    )
+
+
+def doctor(cluster, tmp_path, *args):
+    """Run the doctor (strict) on the bed's node: (rc, the node's report, output)."""
+    out_dir = tmp_path / "report"
+    rc, out = playbook(
+        cluster,
+        tmp_path,
+        *args,
+        book=DOCTOR,
+        ascend_doctor_strict=True,
+        ascend_doctor_output_dir=str(out_dir),
+        ascend_doctor_node_name=cluster.node,
+    )
+    path = out_dir / (cluster.container + ".json")
+    assert path.exists(), out
+    return rc, json.loads(path.read_text()), out
+
+
+def rows(report):
+    return sorted({f["row"] for f in report["findings"]}, key=lambda r: int(r[1:]))
+
+
+def plugin_ready(cluster):
+    return cluster.wait(
+        "the device plugin advertises 8 NPUs again",
+        lambda: (
+            cluster.allocatable() == "8"
+            and all(
+                p["status"].get("phase") == "Running"
+                and all(
+                    c.get("ready") for c in p["status"].get("containerStatuses", [])
+                )
+                for p in cluster.get(
+                    "pods", "-n", "kube-system", "-l", "name=ascend-device-plugin-ds"
+                )["items"]
+                if not p["metadata"].get("deletionTimestamp")
+            )
+        ),
+        timeout=180,
+    )
+
+
+def test_healthy_node_and_cluster(deployed, tmp_path):
+    plugin_ready(deployed)
+    rc, report, out = doctor(deployed, tmp_path)
+    assert report == {"host": deployed.container, "findings": []}, out
+    assert rc == 0, out
+    assert "no findings" in out
+    rc, report, out = doctor(deployed, tmp_path, "--check")
+    assert rc == 0 and report["findings"] == [], out
+
+
+def test_wrong_label(deployed, tmp_path):
+    cluster = deployed
+    cluster.kubectl(
+        "label", "node", cluster.node, "workerselector=other", "--overwrite"
+    )
+    try:
+        rc, report, out = doctor(cluster, tmp_path)
+    finally:
+        cluster.kubectl(
+            "label",
+            "node",
+            cluster.node,
+            "workerselector=dls-worker-node",
+            "--overwrite",
+        )
+    assert "T26" in rows(report), out
+    assert set(rows(report)) <= {"T25", "T26"}, out
+    (finding,) = [f for f in report["findings"] if f["row"] == "T26"]
+    assert "workerselector=dls-worker-node (node: other)" in finding["symptom"]
+    assert rc != 0
+    plugin_ready(cluster)
+
+
+def test_plugin_not_running(deployed, tmp_path):
+    cluster = deployed
+    ds = cluster.get("daemonset", "-n", "kube-system", DAEMONSET)
+    container = ds["spec"]["template"]["spec"]["containers"][0]
+    cluster.kubectl(
+        "set",
+        "image",
+        "-n",
+        "kube-system",
+        "daemonset/" + DAEMONSET,
+        "%s=%s" % (container["name"], container["image"] + "-missing"),
+    )
+    try:
+        cluster.wait(
+            "the plugin's new pod cannot start",
+            lambda: any(
+                (c.get("state") or {})
+                .get("waiting", {})
+                .get("reason", "")
+                .startswith(("Err", "Image"))
+                for p in cluster.get(
+                    "pods", "-n", "kube-system", "-l", "name=ascend-device-plugin-ds"
+                )["items"]
+                for c in p["status"].get("containerStatuses", [])
+            ),
+        )
+        rc, report, out = doctor(cluster, tmp_path)
+    finally:
+        cluster.kubectl(
+            "set",
+            "image",
+            "-n",
+            "kube-system",
+            "daemonset/" + DAEMONSET,
+            "%s=%s" % (container["name"], container["image"]),
+        )
+    assert "T27" in rows(report), out
+    assert set(rows(report)) <= {"T25", "T27"}, out
+    (finding,) = [f for f in report["findings"] if f["row"] == "T27"]
+    assert "are not ready" in finding["symptom"], finding
+    assert rc != 0
+    plugin_ready(cluster)
+
+
+def test_runtime_not_default(deployed, tmp_path):
+    """The file only: containerd keeps running with the config it read at start."""
+    cluster = deployed
+    cluster.node_sh(
+        "cp -p {0} /root/config.toml.doctor && sed -i "
+        '\'s/runtime_type = "io.containerd.runtime.v1.linux"/runtime_type = "io.containerd.runc.v2"/\' {0}'.format(
+            CONFIG
+        )
+    )
+    try:
+        rc, report, out = doctor(cluster, tmp_path)
+    finally:
+        cluster.node_sh("mv /root/config.toml.doctor " + CONFIG)
+    assert rows(report) == ["T22"], out
+    assert rc != 0
