@@ -50,6 +50,8 @@ FAULTS = {
     "partial-driver": "removes driver/tools/upgrade-tool now, and the next driver install stops after version.info",
     "busy": "adds a process row to npu-smi (--npu/--chip, --pid, --process, --memory)",
     "hot-reset-fails": "the driver installer's hot reset fails: it exits 2, a reboot is needed",
+    "npu-smi-hang": "every npu-smi info command hangs (a DCMI call that never returns) until it is killed",
+    "npu-smi-garbage": "every npu-smi info command prints text that is no npu-smi table and exits 0",
 }
 UDEVADM_STUB = "/usr/local/bin/udevadm"
 
