@@ -119,7 +119,7 @@ def describe(record: dict) -> str:
     """The owner of a lock, for a message."""
     started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(record["started"]))
     return (
-        f"{record['what']} run by {record['user']} on {record['controller']} "
+        f"the run of {record['what']} by {record['user']} on {record['controller']} "
         f"(ansible-playbook pid {record['pid']}), started {started}"
     )
 

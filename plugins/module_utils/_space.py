@@ -20,7 +20,10 @@ MIB = 1024 * 1024
 
 
 def _mib(value: int) -> str:
-    return f"{value / MIB:.1f} MiB"
+    """A size for a message: MiB from 1 MiB up, KiB below (a 64 KiB file system is not 0.1 MiB)."""
+    if value >= MIB:
+        return f"{value / MIB:.1f} MiB"
+    return f"{value / 1024:.0f} KiB"
 
 
 def shortfalls(needs: list, space: dict) -> list:

@@ -502,7 +502,7 @@ class Suite:
                 result,
                 "T20",
                 [
-                    f"Another run holds the lock {LOCK} on ascend-faults: another operator's run run by",
+                    f"Another run holds the lock {LOCK} on ascend-faults: the run of an operator's site.yml by",
                     f"(ansible-playbook pid {json.loads(lock)['pid']})",
                     "Nothing was changed",
                 ],

@@ -111,7 +111,7 @@ def test_message_names_the_run_the_way_out_and_nothing_changed():
     msg = held_message("/var/lib/cubestudio-ascend/run.lock", "node-1", rec, "", TTL)
     assert describe(rec) in msg
     assert msg.startswith(
-        "Another run holds the lock /var/lib/cubestudio-ascend/run.lock on node-1: npu_driver run by ops "
+        "Another run holds the lock /var/lib/cubestudio-ascend/run.lock on node-1: the run of npu_driver by ops "
         "on ops-01 (ansible-playbook pid 200), started 2025-12-04 09:20:00 UTC."
     )
     assert "remove /var/lib/cubestudio-ascend/run.lock on the node" in msg

@@ -77,3 +77,12 @@ def test_path_without_space():
         ValueError, match="no free space was read for /usr/local/Ascend"
     ):
         shortfalls(needs(0, 0), {CACHE: fs("/", 1)})
+
+
+def test_small_sizes_in_kib():
+    space = {CACHE: fs("/small", 64 * 1024), ASCEND: fs("/", 100 * MIB)}
+    out = shortfalls(needs(80 * 1024, 0), space)
+    assert out[0]["message"] == (
+        "the file system /small needs 80 KiB (80 KiB for the packages in /var/cache/ascend/packages) "
+        "but its free space is 64 KiB"
+    )

@@ -166,7 +166,7 @@ def test_cli_refuses_a_live_run(ansible_adhoc, tmp_path):
     )
     assert (rc, status) == (2, "localhost | FAILED!")
     assert result["msg"].startswith(
-        f"Another run holds the lock {path} on localhost: npu_driver run by"
+        f"Another run holds the lock {path} on localhost: the run of npu_driver by"
     )
     assert f"(ansible-playbook pid {os.getpid()})" in result["msg"]
     assert "exception" not in result
@@ -187,4 +187,6 @@ def test_cli_another_controller_is_not_asked(ansible_adhoc, tmp_path):
     )
     assert rc == 2
     assert "npu_driver" not in result["msg"]
-    assert "site run by ops on elsewhere (ansible-playbook pid 1)" in result["msg"]
+    assert (
+        "the run of site by ops on elsewhere (ansible-playbook pid 1)" in result["msg"]
+    )
