@@ -407,6 +407,21 @@ ansible_facts:
             shell:
               description: Login shell.
               type: str
+        installers_running:
+          description:
+            - Processes running a Huawei C(.run) package (C(Ascend-*.run), C(Atlas-*.run)) now, read
+              from C(/proc); empty when none. An installer left going by a run that lost its
+              connection shows here.
+          type: list
+          elements: dict
+          sample: [{pid: 48213, package: Ascend-hdk-910b-npu-driver_25.5.0_linux-x86_64.run}]
+          contains:
+            pid:
+              description: Process id.
+              type: int
+            package:
+              description: File name of the package.
+              type: str
 """
 
 from collections import Counter
@@ -453,6 +468,7 @@ def gather(root: str, sysfs_root: str, install_path: str | None) -> dict:
         "cann": cann if cann["packages"] else None,
         "docker_runtime": files.docker_runtime(root, paths["driver"]),
         "hwhiaiuser": files.user(root, "HwHiAiUser"),
+        "installers_running": files.running_installers(root),
     }
 
 

@@ -419,7 +419,8 @@ class Suite:
 
     def dropped_connection(self) -> None:
         case = "connection dropped mid-run"
-        self.sim("fault", "set", "slow-install", "--seconds", "25")
+        orphan = "pgrep -f 'npu-drive[r]_25.5.0' >/dev/null"
+        self.sim("fault", "set", "slow-install", "--seconds", "120")
         try:
             proc = self.background()
             self.wait_for(
@@ -430,23 +431,44 @@ class Suite:
             self.kill(proc)
         finally:
             self.sim("fault", "clear", "slow-install")
-        # The installer on the node goes on without its controller; its lock file says so.
-        held = self.sh(f"cat {LOCK}")
-        self.wait_for(
-            "! pgrep -f 'npu-drive[r]_25.5.0' >/dev/null",
-            "the orphaned installer to end",
-            seconds=90,
+        # The installer on the node goes on without its controller; so does the run's lock.
+        held = json.loads(self.sh(f"cat {LOCK}"))
+        self.row(
+            case,
+            "ansible-playbook SIGKILLed (with its docker exec clients) during the driver "
+            "installer (slow-install 120 s)",
+            f"(the run died; its lock stayed: {held['what']}, pid {held['pid']})",
+            "-",
+            "the installer goes on on the node (next case)",
+            "after the next case",
         )
+        # A re-run at once: the lock of the dead run is taken over, the installer is seen.
+        case = "re-run while the orphaned installer still runs"
+        before = self.snapshot()
+        result = self.play()
+        if not self.sh(f"{orphan} && echo running || echo ended").strip() == "running":
+            raise CaseFailed(f"{case}: the installer ended before the check ran")
+        expect = [
+            "A Huawei installer is running on ascend-faults",
+            self.driver,
+            "Wait until it ends",
+            "Nothing was changed",
+        ]
+        msg = self.refused(case, result, "T22", expect)
+        node = self.unchanged(case, before, self.snapshot())
+        self.wait_for(f"! {orphan}", "the orphaned installer to end", seconds=240)
         rerun = self.converges(case)
         if self.sh(f"test -e {LOCK} && echo held || echo free").strip() != "free":
             raise CaseFailed(f"{case}: the lock is still there after the re-run")
         self.row(
             case,
-            "ansible-playbook SIGKILLed during the driver installer (slow-install 25 s)",
-            f"(the run died; its lock stayed: {json.loads(held)['what']}, pid {json.loads(held)['pid']})",
-            "-",
-            "the interrupted installer finished on the node",
-            rerun + ", the stale lock taken over",
+            "the state the previous case left, at once",
+            msg,
+            "T22",
+            node,
+            "yes, once the installer ended: "
+            + rerun
+            + "; the dead run's lock taken over",
         )
 
     def reboot_mid_install(self) -> None:
