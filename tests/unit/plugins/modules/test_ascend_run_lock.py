@@ -27,7 +27,7 @@ def write_lock(path, owner, started=None, what="site"):
 
 def test_takes_a_free_lock(module_runner, tmp_path):
     path = tmp_path / "sub" / "run.lock"
-    result, _ = module_runner(
+    result, _calls = module_runner(
         ascend_run_lock.main, {"path": str(path), "owner": ME, "what": "npu_driver"}
     )
     assert result["lock"] == "taken"
@@ -42,7 +42,9 @@ def test_takes_a_free_lock(module_runner, tmp_path):
 def test_again_by_the_same_run(module_runner, tmp_path):
     path = tmp_path / "run.lock"
     rec = write_lock(path, ME)
-    result, _ = module_runner(ascend_run_lock.main, {"path": str(path), "owner": ME})
+    result, _calls = module_runner(
+        ascend_run_lock.main, {"path": str(path), "owner": ME}
+    )
     assert result["lock"] == "already held"
     assert json.loads(path.read_text()) == rec
 
@@ -50,7 +52,9 @@ def test_again_by_the_same_run(module_runner, tmp_path):
 def test_held_by_another_run_is_reported_not_taken(module_runner, tmp_path):
     path = tmp_path / "run.lock"
     rec = write_lock(path, OTHER)
-    result, _ = module_runner(ascend_run_lock.main, {"path": str(path), "owner": ME})
+    result, _calls = module_runner(
+        ascend_run_lock.main, {"path": str(path), "owner": ME}
+    )
     assert "failed" not in result  # the action plugin words the refusal
     assert result["lock"] == "held by another run"
     assert result["holder"] == rec
@@ -60,7 +64,7 @@ def test_held_by_another_run_is_reported_not_taken(module_runner, tmp_path):
 def test_break_token_takes_over(module_runner, tmp_path):
     path = tmp_path / "run.lock"
     write_lock(path, OTHER)
-    result, _ = module_runner(
+    result, _calls = module_runner(
         ascend_run_lock.main,
         {"path": str(path), "owner": ME, "break_token": OTHER["token"]},
     )
@@ -72,7 +76,7 @@ def test_break_token_takes_over(module_runner, tmp_path):
 def test_expired_lock_is_taken_over(module_runner, tmp_path):
     path = tmp_path / "run.lock"
     write_lock(path, OTHER, started=time.time() - 100)
-    result, _ = module_runner(
+    result, _calls = module_runner(
         ascend_run_lock.main, {"path": str(path), "owner": ME, "ttl": 50}
     )
     assert result["lock"] == "taken over"
@@ -81,14 +85,14 @@ def test_expired_lock_is_taken_over(module_runner, tmp_path):
 
 def test_check_mode_refuses_but_writes_nothing(module_runner, tmp_path):
     path = tmp_path / "run.lock"
-    result, _ = module_runner(
+    result, _calls = module_runner(
         ascend_run_lock.main,
         {"path": str(path), "owner": ME, "_ansible_check_mode": True},
     )
     assert result["lock"] == "taken"
     assert not path.exists()
     write_lock(path, OTHER)
-    result, _ = module_runner(
+    result, _calls = module_runner(
         ascend_run_lock.main,
         {"path": str(path), "owner": ME, "_ansible_check_mode": True},
     )
@@ -98,13 +102,13 @@ def test_check_mode_refuses_but_writes_nothing(module_runner, tmp_path):
 def test_release_only_our_own(module_runner, tmp_path):
     path = tmp_path / "run.lock"
     rec = write_lock(path, OTHER)
-    result, _ = module_runner(
+    result, _calls = module_runner(
         ascend_run_lock.main, {"path": str(path), "owner": ME, "state": "released"}
     )
     assert result["lock"] == "not held"
     assert json.loads(path.read_text()) == rec
     write_lock(path, ME)
-    result, _ = module_runner(
+    result, _calls = module_runner(
         ascend_run_lock.main, {"path": str(path), "owner": ME, "state": "released"}
     )
     assert result["lock"] == "released"
@@ -119,7 +123,7 @@ def test_release_only_our_own(module_runner, tmp_path):
     ],
 )
 def test_bad_input_fails_cleanly(module_runner, tmp_path, args, msg):
-    result, _ = module_runner(
+    result, _calls = module_runner(
         ascend_run_lock.main, dict(args, path=str(tmp_path / "run.lock"))
     )
     assert result["failed"] is True
@@ -129,7 +133,7 @@ def test_bad_input_fails_cleanly(module_runner, tmp_path, args, msg):
 def test_unwritable_directory_fails_cleanly(module_runner, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
-    result, _ = module_runner(
+    result, _calls = module_runner(
         ascend_run_lock.main, {"path": str(blocker / "run.lock"), "owner": ME}
     )
     assert result["failed"] is True
