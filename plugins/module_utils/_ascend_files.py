@@ -64,6 +64,8 @@ NPU_SMI_ALT = "/usr/local/bin/npu-smi"
 CANN_PRODUCTS = ("ascend-toolkit", "nnae", "nnrt")
 _INFO_NAME_RE = re.compile(r"ascend_(?P<kind>[a-z0-9_]+?)_install\.info")
 _DAVINCI_RE = re.compile(r"davinci[0-9]+")
+# Huawei's .run packages: Ascend-hdk-*, Atlas-A3-hdk-*, Ascend-cann-*, Ascend-docker-runtime_*.
+_PACKAGE_RE = re.compile(r"(?:Ascend|Atlas)-[A-Za-z0-9._-]+\.run")
 
 
 def under(root: str, path: str) -> str:
@@ -383,3 +385,32 @@ def reboot_marker(root: str) -> dict:
         if line and line not in reasons:
             reasons.append(line)
     return {"pending": True, "reasons": reasons, "marker": REBOOT_MARKER}
+
+
+def running_installers(root: str) -> list:
+    """Processes below ``root``/proc running a Huawei .run package: ``[{pid, package}]``.
+
+    A run that lost its connection leaves the package's installer going on the node; installing
+    over it would break both. A process counts when one of its arguments is a path or name of a
+    Huawei package (the shell running the .run, its makeself layer, coreutils timeout around it).
+    """
+    proc = under(root, "/proc")
+    try:
+        entries = os.listdir(proc)
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(os.path.join(proc, entry, "cmdline"), "rb") as handle:
+                raw = handle.read(1 << 16)
+        except OSError:
+            continue  # gone, or not ours to read
+        for arg in raw.decode("utf-8", errors="replace").split("\0"):
+            name = os.path.basename(arg.strip())
+            if _PACKAGE_RE.fullmatch(name):
+                found.append({"pid": int(entry), "package": name})
+                break
+    return sorted(found, key=lambda item: item["pid"])

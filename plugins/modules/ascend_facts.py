@@ -442,6 +442,21 @@ ansible_facts:
               description: Path of the marker on the node.
               type: str
               sample: /run/cubestudio-ascend/reboot-required
+        installers_running:
+          description:
+            - Processes running a Huawei C(.run) package (C(Ascend-*.run), C(Atlas-*.run)) now, read
+              from C(/proc); empty when none. An installer left going by a run that lost its
+              connection shows here.
+          type: list
+          elements: dict
+          sample: [{pid: 48213, package: Ascend-hdk-910b-npu-driver_25.5.0_linux-x86_64.run}]
+          contains:
+            pid:
+              description: Process id.
+              type: int
+            package:
+              description: File name of the package.
+              type: str
 """
 
 from collections import Counter
@@ -498,6 +513,7 @@ def gather(
         "hwhiaiuser": files.user(root, "HwHiAiUser"),
         "layers": read_layers(state_dir, root),
         "reboot": files.reboot_marker(root),
+        "installers_running": files.running_installers(root),
     }
 
 

@@ -215,6 +215,9 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._installer impor
     strip_ansi,
     tail,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._timeout import (
+    timed_out,
+)
 
 
 def _log_offsets(paths):
@@ -254,8 +257,8 @@ def _run(module, argv, answer, timeout):
     rc, out, err = module.run_command(
         command, data=data, binary_data=True, environ_update={"LC_ALL": "C"}
     )
-    timed_out = rc in (124, 137) and time.monotonic() - started >= timeout
-    return rc, out, err, timed_out
+    # A run killed after --kill-after shows as -9 (timeout(1) kills its process group too).
+    return rc, out, err, timed_out(rc, time.monotonic() - started, timeout)
 
 
 def main():

@@ -34,12 +34,23 @@ options:
         to each entry of RV(ansible_facts.ascend_npu_smi.npus).
     type: bool
     default: false
+  timeout:
+    description:
+      - Seconds each C(npu-smi) call may take. A call still running then is stopped (SIGTERM, then
+        SIGKILL 5 seconds later) and the task fails with a message saying that npu-smi hangs.
+      - C(npu-smi info) answers within a few seconds on a healthy node; it hangs when the driver
+        or a card does not answer a DCMI call.
+      - Runs under coreutils C(timeout), which must be installed.
+    type: int
+    default: 60
+    version_added: 0.2.0
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.facts_module
 requirements:
   - The Ascend NPU driver, which installs C(npu-smi).
 notes:
+  - A hanging C(npu-smi) fails the task after O(timeout) seconds instead of hanging the play.
   - C(npu-smi) needs the devices C(/dev/davinci_manager), C(/dev/devmm_svm) and C(/dev/hisi_hdc);
     run the module as root (C(become)) on hosts where they are not readable by the remote user.
   - Parsing lives in the collection's private C(module_utils._npu_smi) and is unit-tested on real
@@ -65,10 +76,11 @@ EXAMPLES = r"""
       {{ ansible_facts['ascend_npu_smi']['processes'] | length }} processes use the NPUs, or an NPU is
       not healthy; stop the workloads first.
 
-- name: Read board ids and firmware versions too
+- name: Read board ids and firmware versions too, giving each npu-smi call 30 seconds
   cubestudio.ascend.npu_smi_facts:
     executable: /usr/local/bin/npu-smi
     board: true
+    timeout: 30
 
 - name: Show the firmware of NPU 0
   ansible.builtin.debug:
@@ -81,6 +93,11 @@ executable:
   returned: success
   type: str
   sample: /usr/local/sbin/npu-smi
+timed_out:
+  description: Whether C(npu-smi) was stopped after O(timeout) seconds.
+  returned: when npu-smi did not answer in time (the task failed)
+  type: bool
+  sample: true
 ansible_facts:
   description: Facts to add to the host's facts.
   returned: success
@@ -313,6 +330,7 @@ ansible_facts:
 """
 
 import os
+import time
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -323,6 +341,10 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import 
     npu_smi_error,
     parse_board,
     parse_info,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._timeout import (
+    timed_argv,
+    timed_out,
 )
 
 DEFAULT_LOCATIONS = ("/usr/local/sbin/npu-smi", "/usr/local/bin/npu-smi")
@@ -359,8 +381,29 @@ def find_npu_smi(module: AnsibleModule) -> str:
 
 
 def run(module: AnsibleModule, argv: list) -> str:
-    """Run npu-smi; fail the task, with the reason and an excerpt, unless it exits 0."""
-    rc, out, err = module.run_command(argv, check_rc=False)
+    """Run npu-smi; fail the task, with the reason and an excerpt, unless it exits 0 in time."""
+    timeout = module.params["timeout"]
+    timeout_bin = module.get_bin_path("timeout", opt_dirs=["/usr/bin", "/bin"])
+    if not timeout_bin:
+        module.fail_json(
+            msg="coreutils timeout not found on PATH nor in /usr/bin or /bin: install coreutils"
+        )
+    started = time.monotonic()
+    rc, out, err = module.run_command(
+        timed_argv(timeout_bin, argv, timeout), check_rc=False
+    )
+    if timed_out(rc, time.monotonic() - started, timeout):
+        text = out if out.strip() else err
+        module.fail_json(
+            msg=f"'{' '.join(argv)}' did not answer within {timeout} s and was stopped "
+            "(timeout): npu-smi hangs when the driver or a card does not answer; look at "
+            "dmesg for the davinci driver and restart the device (reboot the node)."
+            + (f" Output so far:\n{excerpt(text)}" if text.strip() else ""),
+            rc=rc,
+            stdout=out,
+            stderr=err,
+            timed_out=True,
+        )
     if rc != 0:
         text = out if out.strip() else err
         code = npu_smi_error(f"{out}\n{err}")
@@ -397,9 +440,14 @@ def main() -> None:
         argument_spec={
             "executable": {"type": "path"},
             "board": {"type": "bool", "default": False},
+            "timeout": {"type": "int", "default": 60},
         },
         supports_check_mode=True,
     )
+    if module.params["timeout"] <= 0:
+        module.fail_json(
+            msg=f"timeout must be a positive number of seconds, got {module.params['timeout']}"
+        )
     executable = find_npu_smi(module)
     argv = [executable, "info"]
     fact = parse_or_fail(module, parse_info, argv, run(module, argv))

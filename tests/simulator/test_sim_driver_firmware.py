@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import tempfile
+import time
 
 import pytest
 from simutil import driver_pkg, firmware_pkg, read_fixture
@@ -696,3 +698,36 @@ def test_npu_smi_without_the_driver_files_shows_its_own_version(node):
     smi = node.npu_smi("info")
     parsed = _npu_smi.parse_info(smi.stdout)
     assert parsed["driver_version"] == "24.1.0"  # the tool's own version stands in
+
+
+def test_slow_install_killed_mid_way_leaves_a_half_install(node):
+    # The window of a dropped connection or a reboot: killed there, the install is half done.
+    node.cli("fault", "set", "slow-install", "--seconds", "30")
+    proc = subprocess.Popen(
+        ["bash", node.packages.path(DRIVER), "--nox11", "--full", "--quiet"],
+        env=node.env,
+        cwd=node.path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not node.exists("/usr/local/Ascend/driver/version.info"):
+            assert time.monotonic() < deadline, "the install never got under way"
+            assert proc.poll() is None, "the installer ended before its pause"
+            time.sleep(0.2)
+        time.sleep(0.5)
+        assert proc.poll() is None
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert not node.exists("/usr/local/Ascend/driver/tools/upgrade-tool")
+    # A fresh install killed there: version.info without the rest, and no install record.
+    assert node.exists("/usr/local/Ascend/driver/version.info")
+    assert not node.exists("/etc/ascend_install.info")
+    node.cli("fault", "clear", "slow-install")
+    started = time.monotonic()
+    assert full(node).returncode == 0
+    assert time.monotonic() - started < 20  # no pause once the knob is cleared
+    assert node.exists("/usr/local/Ascend/driver/tools/upgrade-tool")

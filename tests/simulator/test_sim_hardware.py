@@ -295,6 +295,29 @@ def test_fault_device_not_started(node):
     assert smi(node, "info")[0] == 0
 
 
+def test_fault_npu_smi_hang_and_garbage(node):
+    installed_driver(node)
+    node.cli("fault", "set", "npu-smi-hang")
+    # npu-smi never answers: only a time-out ends it.
+    with pytest.raises(subprocess.TimeoutExpired):
+        subprocess.run(
+            [node.p("/usr/local/sbin/npu-smi"), "info"],
+            env=node.env,
+            capture_output=True,
+            timeout=3,
+            check=False,
+        )
+    node.cli("fault", "clear", "npu-smi-hang")
+    node.cli("fault", "set", "npu-smi-garbage")
+    rc, out = smi(node, "info")
+    assert rc == 0
+    assert out.strip()
+    with pytest.raises(_npu_smi.NpuSmiParseError):
+        _npu_smi.parse_info(out)
+    node.cli("fault", "clear", "npu-smi-garbage")
+    assert _npu_smi.parse_info(smi(node, "info")[1])["npu_count"] == 8
+
+
 def test_fault_missing_davinci(node):
     installed_driver(node)
     node.cli("fault", "set", "missing-davinci", "--npu", "2")

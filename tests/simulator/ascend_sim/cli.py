@@ -96,6 +96,7 @@ def cmd_fault(args):
             process=args.process,
             memory=args.memory,
             container_pid=args.container_pid,
+            seconds=args.seconds,
         )
         print("fault set: %s" % json.dumps(entry, sort_keys=True))
         return 0
@@ -218,6 +219,9 @@ def parser():
     fault.add_argument("--process")
     fault.add_argument("--memory", type=int)
     fault.add_argument("--container-pid", type=int)
+    fault.add_argument(
+        "--seconds", type=int, help="slow-install: the pause (default 30)"
+    )
     fault.set_defaults(func=cmd_fault)
 
     state = sub.add_parser("state", help="show the simulated hardware")

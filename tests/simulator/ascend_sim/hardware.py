@@ -50,6 +50,9 @@ FAULTS = {
     "partial-driver": "removes driver/tools/upgrade-tool now, and the next driver install stops after version.info",
     "busy": "adds a process row to npu-smi (--npu/--chip, --pid, --process, --memory)",
     "hot-reset-fails": "the driver installer's hot reset fails: it exits 2, a reboot is needed",
+    "slow-install": "the driver installer pauses --seconds (default 30) once the install is under way",
+    "npu-smi-hang": "every npu-smi info command hangs (a DCMI call that never returns) until it is killed",
+    "npu-smi-garbage": "every npu-smi info command prints text that is no npu-smi table and exits 0",
 }
 UDEVADM_STUB = "/usr/local/bin/udevadm"
 
@@ -518,6 +521,8 @@ def fault_set(name, root=None, npu=None, chip=None, **params):
             entry["npu"] = state["npus"][0]["id"]
         if chip is None:
             entry["chip"] = 0
+    elif name == "slow-install":
+        entry["seconds"] = params.get("seconds") or 30
     elif name == "missing-davinci":
         target = _npu(state, npu) if npu is not None else state["npus"][-1]
         entry["npu"] = target["id"]

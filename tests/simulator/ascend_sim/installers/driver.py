@@ -16,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import os
 import stat
+import time
 
 from .. import catalog, dcmi, hardware
 from . import common
@@ -382,6 +383,10 @@ def install(meta, opts, mode, log):
     common.update_install_info({}, remove=("Driver_Install_Status",))
     info_text = catalog.version_info_text(catalog.DRIVER_VERSION_INFO[version])
     common.write(driver_dir + "/version.info", info_text, 0o444)
+    for slow in hardware.fault_active(state, "slow-install"):
+        # The window in which a dropped connection or a reboot interrupts the install.
+        log.info("upgradePercentage:35%")
+        time.sleep(slow.get("seconds", 30))
     if hardware.fault_active(state, "partial-driver"):
         log.error(
             "Driver package install failed, the installation was interrupted (see %s)"

@@ -416,3 +416,39 @@ def test_an_empty_reboot_marker_is_still_pending(tmp_path):
     marker.parent.mkdir(parents=True)
     marker.write_text("")
     assert files.reboot_marker(str(tmp_path))["pending"] is True
+
+
+def _proc(root: Path, pid: str, *args: str) -> None:
+    folder = root / "proc" / pid
+    folder.mkdir(parents=True)
+    (folder / "cmdline").write_bytes("\0".join(args).encode() + b"\0")
+
+
+def test_running_installers(tmp_path):
+    driver = "Ascend-hdk-910b-npu-driver_25.5.0_linux-x86_64.run"
+    _proc(tmp_path, "1", "/lib/systemd/systemd")
+    _proc(
+        tmp_path,
+        "4810",
+        "/usr/bin/timeout",
+        "--kill-after=10",
+        "3600",
+        "/bin/bash",
+        "-c",
+        'exec "$0" "$@" </dev/null',
+        f"/var/cache/ascend/packages/{driver}",
+        "--full",
+    )
+    _proc(tmp_path, "4811", "bash", driver, "--nox11", "--full", "--quiet")
+    _proc(tmp_path, "4900", "python3", "/tmp/AnsiballZ_ascend_package.py")
+    _proc(tmp_path, "4901", "less", "notes-about-Ascend.run.txt")
+    (tmp_path / "proc" / "self").mkdir()
+    (tmp_path / "proc" / "4999").mkdir()  # a process gone while reading: no cmdline
+    assert files.running_installers(str(tmp_path)) == [
+        {"pid": 4810, "package": driver},
+        {"pid": 4811, "package": driver},
+    ]
+
+
+def test_running_installers_without_proc(tmp_path):
+    assert files.running_installers(str(tmp_path)) == []

@@ -81,6 +81,7 @@ def test_full_node(module_runner, ascend_node):
         "hwhiaiuser",
         "layers",
         "reboot",
+        "installers_running",
     }
     assert fact["layers"] == {}  # no layer record on this node
     assert fact["reboot"]["pending"] is False
@@ -105,6 +106,7 @@ def test_bare_node_is_all_null(module_runner, ascend_node):
     assert fact["npu_smi"]["present"] is False
     for key in ("driver", "firmware", "cann", "docker_runtime", "hwhiaiuser"):
         assert fact[key] is None, key
+    assert fact["installers_running"] == []
 
 
 def test_driver_only_node(module_runner, ascend_node):

@@ -114,6 +114,18 @@ def test_a_package_that_keeps_asking_is_stopped(tmp_path, capsys):
     assert "Please input Y or N" in result["msg"]
 
 
+def test_a_package_that_ignores_sigterm_is_killed_and_reported(tmp_path, capsys):
+    # timeout(1) then SIGKILLs its process group, itself too: Python sees -9, still a time-out.
+    pkg = make_run(tmp_path, "trap '' TERM\nsleep 60\n")
+    result = run_module(
+        capsys,
+        {"path": pkg, "action": "install", "answer": "", "timeout": 1, "log_files": []},
+    )
+    assert result["failed"] is True
+    assert result["rc"] == -9
+    assert "did not finish within 1 s" in result["msg"]
+
+
 def test_check_mode_runs_nothing(tmp_path, capsys):
     marker = tmp_path / "ran"
     pkg = make_run(tmp_path, "touch %s\n" % marker)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,14 @@ INFO_FIXTURES = sorted(
     for path in FIXTURES.glob("*.txt")
     if not path.name.startswith(("npu-smi-info-", "lspci-"))
 )
+
+
+TIMEOUT = shutil.which("timeout")
+
+
+def timed(*argv: str, seconds: int = 60) -> list:
+    """The argv run_command gets: npu-smi under coreutils timeout."""
+    return [TIMEOUT, "--kill-after=5", str(seconds), *argv]
 
 
 def fixture(name: str) -> str:
@@ -42,7 +51,7 @@ def test_every_layout_becomes_the_fact(module_runner, fake_npu_smi, name):
     result, calls = module_runner(
         npu_smi_facts.main, {"executable": fake_npu_smi}, [(0, fixture(name), "")]
     )
-    assert calls == [[fake_npu_smi, "info"]]
+    assert calls == [timed(fake_npu_smi, "info")]
     assert result["changed"] is False
     assert "failed" not in result
     assert result["executable"] == fake_npu_smi
@@ -76,9 +85,9 @@ def test_board_adds_board_per_npu(module_runner, fake_npu_smi):
         npu_smi_facts.main, {"executable": fake_npu_smi, "board": True}, answers
     )
     assert calls == [
-        [fake_npu_smi, "info"],
-        [fake_npu_smi, "info", "-t", "board", "-i", "0"],
-        [fake_npu_smi, "info", "-t", "board", "-i", "64"],
+        timed(fake_npu_smi, "info"),
+        timed(fake_npu_smi, "info", "-t", "board", "-i", "0"),
+        timed(fake_npu_smi, "info", "-t", "board", "-i", "64"),
     ]
     npus = result["ansible_facts"]["ascend_npu_smi"]["npus"]
     assert [npu["board"]["board_id"] for npu in npus] == ["0x60", "0x60"]
@@ -173,7 +182,7 @@ def test_found_on_path(module_runner, fake_npu_smi, monkeypatch):
     result, calls = module_runner(
         npu_smi_facts.main, {}, [(0, fixture("310b1-soc-23.0.rc3.txt"), "")]
     )
-    assert calls == [[fake_npu_smi, "info"]]
+    assert calls == [timed(fake_npu_smi, "info")]
     assert result["ansible_facts"]["ascend_npu_smi"]["npus"][0]["name"] == "310B1"
 
 
@@ -183,12 +192,14 @@ def test_default_locations_when_not_on_path(module_runner, fake_npu_smi, monkeyp
         npu_smi_facts, "DEFAULT_LOCATIONS", ("/nonexistent/sbin/npu-smi", fake_npu_smi)
     )
     monkeypatch.setattr(
-        npu_smi_facts.AnsibleModule, "get_bin_path", lambda self, name: None
+        npu_smi_facts.AnsibleModule,
+        "get_bin_path",
+        lambda self, name, **unused: TIMEOUT if name == "timeout" else None,
     )
     result, calls = module_runner(
         npu_smi_facts.main, {}, [(0, fixture("310b1-soc-23.0.rc3.txt"), "")]
     )
-    assert calls == [[fake_npu_smi, "info"]]
+    assert calls == [timed(fake_npu_smi, "info")]
     assert "failed" not in result
 
 
@@ -197,7 +208,9 @@ def test_not_found_anywhere(module_runner, monkeypatch):
         npu_smi_facts, "DEFAULT_LOCATIONS", ("/nonexistent/sbin/npu-smi",)
     )
     monkeypatch.setattr(
-        npu_smi_facts.AnsibleModule, "get_bin_path", lambda self, name: None
+        npu_smi_facts.AnsibleModule,
+        "get_bin_path",
+        lambda self, name, **unused: TIMEOUT if name == "timeout" else None,
     )
     result, _calls = module_runner(npu_smi_facts.main, {}, [])
     assert result["failed"] is True
@@ -212,7 +225,7 @@ def test_check_mode_reads_too(module_runner, fake_npu_smi):
         {"executable": fake_npu_smi, "_ansible_check_mode": True},
         [(0, fixture("310b1-soc-23.0.rc3.txt"), "")],
     )
-    assert calls == [[fake_npu_smi, "info"]]
+    assert calls == [timed(fake_npu_smi, "info")]
     assert result["ansible_facts"]["ascend_npu_smi"]["npu_count"] == 1
 
 
@@ -240,3 +253,53 @@ def test_garbage_always_ends_in_fail_json(
     else:
         assert rc == 0
         assert result["ansible_facts"]["ascend_npu_smi"]["npu_count"] >= 1
+
+
+def test_timeout_is_passed_to_coreutils_timeout(module_runner, fake_npu_smi):
+    result, calls = module_runner(
+        npu_smi_facts.main,
+        {"executable": fake_npu_smi, "timeout": 7},
+        [(0, fixture("910b3-8card-23.0.7-with-processes.txt"), "")],
+    )
+    assert "failed" not in result
+    assert calls == [timed(fake_npu_smi, "info", seconds=7)]
+
+
+def test_a_hang_fails_with_the_timeout_message(
+    module_runner, fake_npu_smi, monkeypatch
+):
+    # The clock says the time has passed and timeout(1) reports 124: npu-smi was stopped.
+    ticks = iter([100.0, 161.0])
+    monkeypatch.setattr(npu_smi_facts.time, "monotonic", lambda: next(ticks))
+    result, _calls = module_runner(
+        npu_smi_facts.main, {"executable": fake_npu_smi}, [(124, "", "")]
+    )
+    assert result["failed"] is True
+    assert result["timed_out"] is True
+    assert result["msg"].startswith(
+        f"'{fake_npu_smi} info' did not answer within 60 s and was stopped (timeout)"
+    )
+    assert "reboot the node" in result["msg"]
+
+
+def test_exit_124_in_time_is_an_ordinary_failure(
+    module_runner, fake_npu_smi, monkeypatch
+):
+    ticks = iter([100.0, 100.5])
+    monkeypatch.setattr(npu_smi_facts.time, "monotonic", lambda: next(ticks))
+    result, _calls = module_runner(
+        npu_smi_facts.main, {"executable": fake_npu_smi}, [(124, "oops", "")]
+    )
+    assert result["failed"] is True
+    assert "timed_out" not in result
+    assert result["msg"].startswith(f"'{fake_npu_smi} info' failed with exit code 124")
+
+
+@pytest.mark.parametrize("value", [0, -3])
+def test_timeout_must_be_positive(module_runner, fake_npu_smi, value):
+    result, calls = module_runner(
+        npu_smi_facts.main, {"executable": fake_npu_smi, "timeout": value}, []
+    )
+    assert result["failed"] is True
+    assert result["msg"] == f"timeout must be a positive number of seconds, got {value}"
+    assert calls == []

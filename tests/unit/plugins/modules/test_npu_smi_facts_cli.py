@@ -12,6 +12,7 @@ user would, and the fact that comes back must equal parse_info() of the fixture.
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -82,5 +83,22 @@ def test_garbage_through_the_ansible_cli(ansible_adhoc, tmp_path):
     assert result["msg"] == (
         f"cannot read the output of '{fake} info': no 'npu-smi <version>  Version: <version>' header line found. "
         "Output:\nSegmentation fault\n"
+    )
+    assert "exception" not in result
+
+
+def test_hang_through_the_ansible_cli(ansible_adhoc, tmp_path):
+    # A real hanging npu-smi (exec: the sleep itself gets the signals) is stopped by the time-out.
+    fake = fake_npu_smi(tmp_path, "hang", "exec sleep 120\n")
+    started = time.monotonic()
+    rc, status, result = ansible_adhoc(
+        "cubestudio.ascend.npu_smi_facts", f"executable={fake} timeout=2"
+    )
+    assert time.monotonic() - started < 60
+    assert (rc, status) == (2, "localhost | FAILED!")
+    assert result["timed_out"] is True
+    assert (
+        f"'{fake} info' did not answer within 2 s and was stopped (timeout)"
+        in result["msg"]
     )
     assert "exception" not in result
