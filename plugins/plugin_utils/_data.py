@@ -41,45 +41,10 @@ def load_data(path: str, what: str, validate, errors) -> dict:
         raise AnsibleActionFail(f"the {what} {path} is malformed: {error}") from None
 
 
-class PlanAction(ActionBase):
-    """Subclasses set ARGUMENT_SPEC, PLAN (catalogue, params) -> plan, ERRORS, VALIDATE,
-    CATALOGUE (file name under data/), WHAT (its name in errors) and FACT (the fact the plan is
-    returned as)."""
-
-    TRANSFERS_FILES = False
-    _requires_connection = False
-    ARGUMENT_SPEC: dict = {}
-    CATALOGUE = ""
-    WHAT = "MindCluster catalogue"
-    FACT = ""
-
-    def run(self, tmp=None, task_vars=None):
-        result = super().run(tmp, task_vars)
-        del tmp  # not used
-        _validation, params = self.validate_argument_spec(
-            argument_spec=self.ARGUMENT_SPEC
-        )
-        catalogue = load_data(
-            params.get("catalogue_file") or os.path.join(DATA_DIR, self.CATALOGUE),
-            self.WHAT,
-            type(self).VALIDATE,
-            self.ERRORS,
-        )
-        try:
-            the_plan = type(self).PLAN(catalogue, params)
-        except self.ERRORS as error:
-            raise AnsibleActionFail(str(error)) from None
-        result["changed"] = False
-        result["plan"] = the_plan
-        result["ansible_facts"] = {self.FACT: the_plan}
-        if the_plan.get("warnings"):
-            result["warnings"] = list(the_plan["warnings"])
-        return result
-
-
-class RecordAction(ActionBase):
-    """Subclasses set ARGUMENT_SPEC, BUILD (params) -> dict, ERRORS, RESULT (the result key) and
-    FACT (the fact the result is returned as)."""
+class ControllerAction(ActionBase):
+    """An action that runs on the controller only: validate the arguments, compute a value from
+    them, return it under RESULT and as the fact FACT. Subclasses set ARGUMENT_SPEC, ERRORS
+    (the exceptions that are bad input) and compute(params)."""
 
     TRANSFERS_FILES = False
     _requires_connection = False
@@ -87,6 +52,9 @@ class RecordAction(ActionBase):
     RESULT = ""
     FACT = ""
 
+    def compute(self, params: dict) -> dict:
+        raise NotImplementedError
+
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
         del tmp  # not used
@@ -94,10 +62,43 @@ class RecordAction(ActionBase):
             argument_spec=self.ARGUMENT_SPEC
         )
         try:
-            built = type(self).BUILD(params)
+            value = self.compute(params)
         except self.ERRORS as error:
             raise AnsibleActionFail(str(error)) from None
         result["changed"] = False
-        result[self.RESULT] = built
-        result["ansible_facts"] = {self.FACT: built}
+        result[self.RESULT] = value
+        result["ansible_facts"] = {self.FACT: value}
         return result
+
+
+class PlanAction(ControllerAction):
+    """Subclasses set ARGUMENT_SPEC, PLAN (catalogue, params) -> plan, ERRORS, VALIDATE,
+    CATALOGUE (file name under data/), WHAT (its name in errors) and FACT (the fact the plan is
+    returned as). The plan's warnings become the task's."""
+
+    CATALOGUE = ""
+    WHAT = "MindCluster catalogue"
+    RESULT = "plan"
+
+    def compute(self, params: dict) -> dict:
+        catalogue = load_data(
+            params.get("catalogue_file") or os.path.join(DATA_DIR, self.CATALOGUE),
+            self.WHAT,
+            type(self).VALIDATE,
+            self.ERRORS,
+        )
+        return type(self).PLAN(catalogue, params)
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        if result[self.RESULT].get("warnings"):
+            result["warnings"] = list(result[self.RESULT]["warnings"])
+        return result
+
+
+class RecordAction(ControllerAction):
+    """Subclasses set ARGUMENT_SPEC, BUILD (params) -> dict, ERRORS, RESULT (the result key) and
+    FACT (the fact the result is returned as)."""
+
+    def compute(self, params: dict) -> dict:
+        return type(self).BUILD(params)
