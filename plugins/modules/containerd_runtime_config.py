@@ -311,7 +311,6 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._toml import (
     loads,
 )
 
-
 _KEEP = object()
 
 

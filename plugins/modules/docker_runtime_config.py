@@ -221,7 +221,6 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._engine_original
     plan_restore,
 )
 
-
 _KEEP = object()
 
 
