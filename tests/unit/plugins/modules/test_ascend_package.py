@@ -186,7 +186,13 @@ def test_an_installed_uninstall_script_runs_without_package_flags(tmp_path, caps
     )
     result = run_module(
         capsys,
-        {"path": script, "action": "uninstall", "script": True, "log_files": []},
+        {
+            "path": script,
+            "action": "uninstall",
+            "script": True,
+            "answer": "",
+            "log_files": [],
+        },
     )
     assert result["_exit"] == 0 and result["changed"] is True
     assert result["cmd"] == ["/bin/bash", script]
@@ -198,7 +204,13 @@ def test_a_failing_uninstall_script_is_named_in_the_message(tmp_path, capsys):
     script = make_run(tmp_path, 'echo "[ERROR]busy" >&2\nexit 1\n', name="uninstall.sh")
     result = run_module(
         capsys,
-        {"path": script, "action": "uninstall", "script": True, "log_files": []},
+        {
+            "path": script,
+            "action": "uninstall",
+            "script": True,
+            "answer": "",
+            "log_files": [],
+        },
     )
     assert result["failed"] and result["msg"].startswith(
         "%s failed with exit code 1: [ERROR]busy" % script
