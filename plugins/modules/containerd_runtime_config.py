@@ -257,8 +257,8 @@ restored:
   description:
     - How O(state=absent) with O(original_record) left the file - C(original) (the content before the
       runtime was first added, or no file when there was none), C(changed_since) (the file was
-      changed after the module wrote it: only the runtime's entries were removed), C(edited) (no
-      record: only the runtime's entries were removed) or C(missing) (no file, nothing to do).
+      changed after the module wrote it, so only the runtime's entries were removed), C(edited) (no
+      record, only the runtime's entries were removed) or C(missing) (no file, nothing to do).
   returned: when O(state=absent) and O(original_record) is set
   type: str
   sample: original
