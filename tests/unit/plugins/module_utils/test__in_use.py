@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.cubestudio.ascend.plugins.filter.npu_in_use import npu_in_use
 from ansible_collections.cubestudio.ascend.plugins.module_utils._in_use import (
     NpuUseError,
     npu_use,
@@ -84,11 +83,3 @@ def test_every_cause_in_one_sentence():
 def test_bad_input_is_refused(bad):
     with pytest.raises(NpuUseError):
         npu_use(*bad)
-
-
-def test_the_filter_reports_bad_input_as_a_filter_error():
-    from ansible.errors import AnsibleFilterError
-
-    with pytest.raises(AnsibleFilterError, match="npu_in_use"):
-        npu_in_use([], "no")
-    assert npu_in_use([], FREE)["in_use"] is False
