@@ -67,3 +67,38 @@ def replace(module, tmp, path, backup, result):
     if backup and os.path.exists(path):
         result["backup_file"] = module.backup_local(path)
     module.atomic_move(tmp, path, unsafe_writes=module.params["unsafe_writes"])
+
+
+def read_record(module, path, load_record, error_class):
+    """The original-content record at path (module_utils._engine_original), None if missing."""
+    if not path or not os.path.exists(path):
+        return None
+    text = read_text(module, path, "it is not a record of this collection")
+    try:
+        return load_record(text, path)
+    except error_class as exc:
+        module.fail_json(msg=str(exc))
+
+
+def write_record(module, path, text):
+    """Write (text) or remove (None) the original-content record at path, owned by root, 0600."""
+    if text is None:
+        if os.path.exists(path):
+            try:
+                os.unlink(path)
+            except OSError as exc:
+                module.fail_json(msg="cannot remove %s: %s" % (path, to_native(exc)))
+        return
+    tmp = stage(module, path, text)
+    module.atomic_move(tmp, path)
+    os.chmod(path, 0o600)
+
+
+def remove(module, path, backup, result):
+    """Remove path (the engine had no file before), keeping a backup when asked."""
+    if backup:
+        result["backup_file"] = module.backup_local(path)
+    try:
+        os.unlink(path)
+    except OSError as exc:
+        module.fail_json(msg="cannot remove %s: %s" % (path, to_native(exc)))

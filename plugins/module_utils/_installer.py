@@ -18,6 +18,9 @@ _REBOOT_PATTERNS = (
     re.compile(r"Kernel modules can not be removed, reboot needed", re.IGNORECASE),
     re.compile(r"some chips not ready, please check after reboot", re.IGNORECASE),
     re.compile(r"Reboot now or after driver installation", re.IGNORECASE),
+    # The driver's uninstall.sh: "Driver package uninstalled successfully! Reboot now to take
+    # effect." (the kernel modules stay loaded until then).
+    re.compile(r"Reboot now to take effect", re.IGNORECASE),
     re.compile(r"need to reboot", re.IGNORECASE),
     re.compile(r"reboot the (system|host|server|os)", re.IGNORECASE),
     re.compile(r"takes? effect after (a )?(system )?reboot", re.IGNORECASE),
@@ -95,12 +98,25 @@ def build_command(
     whitelist=None,
     extra_args=None,
     shell="/bin/bash",
+    script=False,
 ):
-    """Return the argv that runs a .run package for an action."""
+    """Return the argv that runs a .run package for an action.
+
+    With ``script`` the path is the uninstall script a package left on the node
+    (``<install_path>/driver/script/uninstall.sh``, CANN's ``script/uninstall.sh``): it takes no
+    flag of the .run package, only ``extra_args``.
+    """
     if action not in ACTIONS:
         raise ValueError(
             "unknown action %r (expected one of %s)" % (action, ", ".join(ACTIONS))
         )
+    if script:
+        if action != "uninstall":
+            raise ValueError(
+                "an installed script can only uninstall, not %s (use the .run package)"
+                % action
+            )
+        return [shell, path] + list(extra_args or [])
     argv = [shell, path]
     if nox11:
         argv.append("--nox11")

@@ -71,6 +71,16 @@ options:
   whitelist:
     description: Pass C(--whitelist=) (CANN), for example V(nnrt).
     type: str
+  script:
+    description:
+      - O(path) is not a C(.run) package but the uninstall script a package left on the node
+        (the driver's C(<install_path>/driver/script/uninstall.sh), the firmware's
+        C(<install_path>/firmware/script/uninstall.sh), CANN's C(<version>/<arch>-linux/script/uninstall.sh)).
+        It runs as C(/bin/bash <path>) with O(extra_args) only; O(action) must be V(uninstall).
+      - Huawei's documented way to remove the driver and the firmware; it needs no package file.
+    type: bool
+    default: false
+    version_added: 0.2.0
   extra_args:
     description: More arguments, appended as given.
     type: list
@@ -274,6 +284,7 @@ def main():
             install_usergroup=dict(type="str"),
             install_scene=dict(type="str"),
             whitelist=dict(type="str"),
+            script=dict(type="bool", default=False),
             extra_args=dict(type="list", elements="str", default=[]),
             answer=dict(type="str", default="y\n"),
             success_rc=dict(type="list", elements="int", default=[0]),
@@ -291,9 +302,15 @@ def main():
         supports_check_mode=True,
     )
     p = module.params
+    if p["script"] and p["action"] != "uninstall":
+        module.fail_json(
+            msg="script=true runs an installed uninstall script: action must be uninstall, "
+            "got %s" % p["action"]
+        )
     argv = build_command(
         p["path"],
         p["action"],
+        script=p["script"],
         quiet=p["quiet"],
         nox11=p["nox11"],
         install_for_all=p["install_for_all"],
@@ -346,14 +363,18 @@ def main():
 
     result.update(rc=rc, stdout=out, stderr=err, changed=mutating)
     output = strip_ansi(out + "\n" + err)
-    name = os.path.basename(p["path"])
+    name = (
+        p["path"]
+        if p["script"]
+        else "%s --%s" % (os.path.basename(p["path"]), p["action"])
+    )
 
     if timed_out:
         result["changed"] = mutating
         module.fail_json(
-            msg="%s --%s did not finish within %d s and was stopped; it may be waiting for an answer "
+            msg="%s did not finish within %d s and was stopped; it may be waiting for an answer "
             "on standard input (answer=%r). Last output:\n%s"
-            % (name, p["action"], p["timeout"], p["answer"], tail(output)),
+            % (name, p["timeout"], p["answer"], tail(output)),
             **result,
         )
 
@@ -363,7 +384,7 @@ def main():
         result["log_excerpt"] = error_lines(appended)
         found = diagnose(output + "\n" + appended)
         reason = (error_lines(output) or result["log_excerpt"] or [tail(output, 5)])[-1]
-        msg = "%s --%s failed with exit code %d: %s" % (name, p["action"], rc, reason)
+        msg = "%s failed with exit code %d: %s" % (name, rc, reason)
         if found:
             result.update(found)
             msg += ". Cause: %s. Fix: %s." % (found["cause"], found["fix"])

@@ -130,6 +130,24 @@ options:
         back.
     type: bool
     default: true
+  original_record:
+    description:
+      - A file (outside containerd's directory) where the module keeps the content of O(path)
+        from before the runtime was first added, so that removing the runtime puts the user's
+        own file back, byte for byte, and removes a file that did not exist before (one the
+        module created from C(containerd config default)).
+      - With O(state=present) it is written when the module changes a file that holds nothing
+        of the runtime (the first install), and kept up to date on later changes. It is not
+        written for a file that already had the runtime without a record, and it is dropped
+        when the file was changed by someone else after the module wrote it.
+      - With O(state=absent) the original comes back when O(path) is still what the module
+        wrote (O(validate) is not run on the user's own file); when it was changed since,
+        only the runtime's entries are removed (a warning says so) so that no later edit is
+        lost. The record is removed afterwards.
+      - Unset, O(state=absent) removes the runtime's entries only.
+      - Nothing is written or removed in check mode.
+    type: path
+    version_added: 0.2.0
 extends_documentation_fragment:
   - ansible.builtin.files
   - cubestudio.ascend.attributes
@@ -235,6 +253,16 @@ default_runtime_name:
   returned: success
   type: str
   sample: ascend
+restored:
+  description:
+    - How O(state=absent) with O(original_record) left the file - C(original) (the content before the
+      runtime was first added, or no file when there was none), C(changed_since) (the file was
+      changed after the module wrote it, so only the runtime's entries were removed), C(edited) (no
+      record, only the runtime's entries were removed) or C(missing) (no file, nothing to do).
+  returned: when O(state=absent) and O(original_record) is set
+  type: str
+  sample: original
+  version_added: 0.2.0
 backup_file:
   description: Path of the backup copy of the previous file.
   returned: when O(backup=true), the file existed and was changed (not in check mode)
@@ -259,9 +287,12 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.cubestudio.ascend.plugins.module_utils._config_file import (
+    read_record,
     read_text,
+    remove,
     replace,
     stage,
+    write_record,
 )
 from ansible_collections.cubestudio.ascend.plugins.module_utils._containerd_config import (
     ContainerdConfigError,
@@ -269,10 +300,26 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._containerd_conf
     check_dump,
     edit_config,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engine_original import (
+    OriginalRecordError,
+    load_record,
+    next_record,
+    plan_restore,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._toml import (
     TomlError,
     loads,
 )
+
+_KEEP = object()
+
+
+def _same(a, b):
+    """Two config.toml texts that containerd reads the same way."""
+    try:
+        return loads(a) == loads(b)
+    except TomlError:
+        return False
 
 
 class _Runner:
@@ -348,6 +395,7 @@ def main():
             containerd_bin=dict(type="path", default="containerd"),
             validate=dict(type="bool", default=True),
             backup=dict(type="bool", default=True),
+            original_record=dict(type="path"),
         ),
         add_file_common_args=True,
         supports_check_mode=True,
@@ -374,10 +422,19 @@ def main():
 
     before = read_text(module, path, "it is not valid TOML and was left untouched")
     exists = before is not None
+    record_path = p["original_record"]
+    record = (
+        read_record(module, record_path, load_record, OriginalRecordError)
+        if record_path
+        else None
+    )
     actions = []
     text = before
     if not exists:
         if p["state"] == "absent":
+            if record_path and not module.check_mode:
+                write_record(module, record_path, None)
+            extra = {"restored": "missing"} if record_path else {}
             module.exit_json(
                 changed=False,
                 actions=[],
@@ -385,6 +442,7 @@ def main():
                 plugin=None,
                 runtime=None,
                 default_runtime_name=None,
+                **extra,
             )
         if p["create_default"]:
             text = runner.config_default()
@@ -409,23 +467,69 @@ def main():
     for warning in res.warnings:
         module.warn(warning)
 
+    target = res.text
+    restored = None
     changed = res.changed or not exists
+    actions = (actions + res.actions) if changed else []
+    default_runtime_name = res.default_runtime_name
+    new_record = _KEEP
+    if p["state"] == "absent" and record_path:
+        target, restored = plan_restore(record, before, res.text, _same)
+        changed = target != before
+        if restored == "original":
+            actions = (
+                ["put back %s as it was before the runtime was added" % path]
+                if target is not None
+                else [
+                    "removed %s, which did not exist before the runtime was added"
+                    % path
+                ]
+            )
+            default_runtime_name = None
+        elif restored == "changed_since":
+            module.warn(
+                "%s was changed after the runtime was added, so only the runtime's entries "
+                "were removed and the rest stays as it is now" % path
+            )
+        new_record = None
+    elif p["state"] == "present" and record_path and changed:
+        pristine = (
+            not exists
+            or not edit_config(
+                before,
+                RuntimeSpec(
+                    name=p["name"], binary_name=p["binary_name"], state="absent"
+                ),
+            ).changed
+        )
+        new_record = next_record(record, path, before, res.text, pristine)
     result = dict(
         changed=changed,
-        actions=(actions + res.actions) if changed else [],
+        actions=actions,
         config_version=res.version,
         plugin=res.plugin,
-        runtime=res.runtime,
-        default_runtime_name=res.default_runtime_name,
+        runtime=res.runtime if restored != "original" else None,
+        default_runtime_name=default_runtime_name,
     )
+    if restored is not None:
+        result["restored"] = restored
     if module._diff:
         result["diff"] = dict(
-            before_header=path, after_header=path, before=before or "", after=res.text
+            before_header=path,
+            after_header=path,
+            before=before or "",
+            after=target or "",
         )
 
-    if changed and not module.check_mode:
-        tmp = stage(module, path, res.text)
-        if p["validate"]:
+    if p["state"] == "present" and new_record is not _KEEP and not module.check_mode:
+        # Before the engine file changes: a record that cannot be written stops the module
+        # while the file is still as it was.
+        write_record(module, record_path, new_record)
+    if changed and target is None and not module.check_mode:
+        remove(module, path, p["backup"], result)
+    elif changed and not module.check_mode:
+        tmp = stage(module, path, target)
+        if p["validate"] and restored != "original":
             argv = [
                 runner.binary("to validate the file"),
                 "--config",
@@ -458,6 +562,9 @@ def main():
                     **result,
                 )
         replace(module, tmp, path, exists and p["backup"], result)
+    if p["state"] == "absent" and new_record is not _KEEP and not module.check_mode:
+        # After the file is back: a failed validation keeps the record for the next run.
+        write_record(module, record_path, new_record)
 
     if os.path.exists(path):
         file_args = module.load_file_common_arguments(p)

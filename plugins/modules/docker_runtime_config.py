@@ -67,6 +67,22 @@ options:
         returned as RV(backup_file).
     type: bool
     default: true
+  original_record:
+    description:
+      - A file (outside the engine's directory) where the module keeps the content of O(path)
+        from before the runtime was first added, so that removing the runtime puts the user's
+        own file back, byte for byte, and removes a file that did not exist before.
+      - With O(state=present) it is written when the module changes a file that holds nothing
+        of the runtime (the first install), and kept up to date on later changes. It is not
+        written for a file that already had the runtime without a record, and it is dropped
+        when the file was changed by someone else after the module wrote it.
+      - With O(state=absent) the original comes back when O(path) is still what the module
+        wrote; when it was changed since, only the runtime's entries are removed (a warning
+        says so) so that no later edit is lost. The record is removed afterwards.
+      - Unset, O(state=absent) removes the runtime's entries only.
+      - Nothing is written or removed in check mode.
+    type: path
+    version_added: 0.2.0
   validate:
     description:
       - A command that checks the new file before it replaces the old one; C(%s) is replaced by
@@ -152,6 +168,16 @@ config:
         path: /usr/local/Ascend/Ascend-Docker-Runtime/ascend-docker-runtime
         runtimeArgs: []
     default-runtime: ascend
+restored:
+  description:
+    - How O(state=absent) with O(original_record) left the file - C(original) (the content before the
+      runtime was first added, or no file when there was none), C(changed_since) (the file was
+      changed after the module wrote it, so only the runtime's entries were removed), C(edited) (no
+      record, only the runtime's entries were removed) or C(missing) (no file, nothing to do).
+  returned: when O(state=absent) and O(original_record) is set
+  type: str
+  sample: original
+  version_added: 0.2.0
 backup_file:
   description: Path of the backup copy of the previous file.
   returned: when O(backup=true), the file existed and was changed (not in check mode)
@@ -176,14 +202,34 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.text.converters import to_text
 
 from ansible_collections.cubestudio.ascend.plugins.module_utils._config_file import (
+    read_record,
     read_text,
+    remove,
     replace,
     stage,
+    write_record,
 )
 from ansible_collections.cubestudio.ascend.plugins.module_utils._docker_json import (
     DaemonJsonError,
     edit_daemon_json,
+    load,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engine_original import (
+    OriginalRecordError,
+    load_record,
+    next_record,
+    plan_restore,
+)
+
+_KEEP = object()
+
+
+def _same(a, b):
+    """Two daemon.json texts that Docker reads the same way."""
+    try:
+        return load(a) == load(b)
+    except DaemonJsonError:
+        return False
 
 
 def main():
@@ -200,6 +246,7 @@ def main():
             state=dict(type="str", choices=["present", "absent"], default="present"),
             backup=dict(type="bool", default=True),
             validate=dict(type="str"),
+            original_record=dict(type="path"),
         ),
         add_file_common_args=True,
         supports_check_mode=True,
@@ -229,20 +276,63 @@ def main():
     for warning in warnings:
         module.warn(warning)
 
-    changed = bool(actions)
+    record_path = p["original_record"]
+    record = (
+        read_record(module, record_path, load_record, OriginalRecordError)
+        if record_path
+        else None
+    )
+    # What becomes of the record: kept as it is, or written (text) or removed (None).
+    new_record = _KEEP
+    restored = None
+    target = after
+    if p["state"] == "absent" and record_path:
+        target, restored = plan_restore(record, before, after, _same)
+        if restored == "original":
+            actions = (
+                ["put back %s as it was before the runtime was added" % path]
+                if target is not None
+                else [
+                    "removed %s, which did not exist before the runtime was added"
+                    % path
+                ]
+            )
+            config = load(target) if target is not None else {}
+        elif restored == "changed_since":
+            module.warn(
+                "%s was changed after the runtime was added, so only the runtime's entries "
+                "were removed and the rest stays as it is now" % path
+            )
+        new_record = None
+    changed = target != before
     if not exists and p["state"] == "present":
         actions.insert(0, "created %s" % path)
+    if not changed:
+        actions = []
+    elif p["state"] == "present" and record_path:
+        pristine = edit_daemon_json(
+            before or "", p["name"], p["runtime_path"], state="absent"
+        )[0] == (before or "")
+        new_record = next_record(record, path, before, after, pristine)
     result = dict(changed=changed, actions=actions, config=config)
+    if restored is not None:
+        result["restored"] = restored
     if module._diff:
         result["diff"] = dict(
             before_header=path,
             after_header=path,
             before=before or "",
-            after=after if changed else (before or ""),
+            after=(target or "") if changed else (before or ""),
         )
 
-    if changed and not module.check_mode:
-        tmp = stage(module, path, after)
+    if p["state"] == "present" and new_record is not _KEEP and not module.check_mode:
+        # Before the engine file changes: a record that cannot be written stops the module
+        # while the file is still as it was.
+        write_record(module, record_path, new_record)
+    if changed and target is None and not module.check_mode:
+        remove(module, path, p["backup"], result)
+    elif changed and not module.check_mode:
+        tmp = stage(module, path, target)
         if p["validate"]:
             rc, out, err = module.run_command(p["validate"] % tmp)
             if rc != 0:
@@ -256,6 +346,9 @@ def main():
                     **result,
                 )
         replace(module, tmp, path, exists and p["backup"], result)
+    if p["state"] == "absent" and new_record is not _KEEP and not module.check_mode:
+        # After the file is back: a failed validation keeps the record for the next run.
+        write_record(module, record_path, new_record)
 
     file_args = module.load_file_common_arguments(p)
     if module.check_mode and not exists:

@@ -731,3 +731,38 @@ def test_slow_install_killed_mid_way_leaves_a_half_install(node):
     assert full(node).returncode == 0
     assert time.monotonic() - started < 20  # no pause once the knob is cleared
     assert node.exists("/usr/local/Ascend/driver/tools/upgrade-tool")
+
+
+def _script(node, path):
+    return subprocess.run(
+        ["bash", node.p(path)],
+        capture_output=True,
+        text=True,
+        env=node.env,
+        check=False,
+    )
+
+
+def test_uninstall_firmware_then_driver_then_install_again_as_on_a_new_node(node):
+    """What playbooks/uninstall.yml runs, and site.yml after it."""
+    assert full(node, "--install-for-all").returncode == 0
+    assert node.run(FIRMWARE, "--nox11", "--full", "--quiet").returncode == 2
+    firmware = _script(node, "/usr/local/Ascend/firmware/script/uninstall.sh")
+    assert firmware.returncode == 0, firmware.stdout + firmware.stderr
+    assert "Firmware package uninstalled successfully!" in firmware.stdout
+    assert not node.exists("/usr/local/Ascend/firmware")
+    driver = _script(node, "/usr/local/Ascend/driver/script/uninstall.sh")
+    assert driver.returncode == 0, driver.stdout + driver.stderr
+    assert "Reboot now to take effect" in driver.stdout
+    info = (
+        node.read("/etc/ascend_install.info")
+        if node.exists("/etc/ascend_install.info")
+        else ""
+    )
+    assert "Driver_" not in info and "Firmware_" not in info
+    assert not node.exists("/dev/davinci0")
+    again = full(node, "--install-for-all")
+    assert again.returncode == 0, again.stdout
+    assert node.exists("/dev/davinci0") and node.exists("/dev/davinci7")
+    assert node.run(FIRMWARE, "--nox11", "--full", "--quiet").returncode == 2
+    assert "Version=7.5.0.2.220" in node.read("/usr/local/Ascend/firmware/version.info")

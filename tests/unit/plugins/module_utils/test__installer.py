@@ -146,3 +146,23 @@ def test_success_output_is_not_damage():
 def test_error_lines_keeps_the_last_ones():
     text = "\n".join(["[INFO]a", "[ERROR]one", "[INFO]b", "[ERROR]two", "error: three"])
     assert error_lines(text, limit=2) == ["[ERROR]two", "error: three"]
+
+
+def test_an_installed_uninstall_script_runs_with_its_own_arguments_only():
+    assert build_command(
+        "/usr/local/Ascend/driver/script/uninstall.sh",
+        "uninstall",
+        script=True,
+        install_path="/ignored",
+        extra_args=["--force"],
+    ) == ["/bin/bash", "/usr/local/Ascend/driver/script/uninstall.sh", "--force"]
+
+
+def test_an_installed_script_only_uninstalls():
+    with pytest.raises(ValueError, match="only uninstall"):
+        build_command("/x/script/uninstall.sh", "full", script=True)
+
+
+def test_the_driver_uninstaller_asks_for_a_reboot():
+    text = "Driver package uninstalled successfully! Reboot now to take effect."
+    assert needs_reboot(0, text, [])

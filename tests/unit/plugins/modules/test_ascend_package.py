@@ -186,3 +186,50 @@ def test_a_damaged_package_fails_even_with_an_accepted_exit_code(tmp_path, capsy
         == "the package is damaged (its embedded checksum or size does not match)"
     )
     assert "download the package again" in result["msg"]
+
+
+def test_an_installed_uninstall_script_runs_without_package_flags(tmp_path, capsys):
+    seen = tmp_path / "seen"
+    script = make_run(
+        tmp_path,
+        'echo "args:$*" > %s\necho "Driver package uninstalled successfully! Reboot now to take effect."\n'
+        % seen,
+        name="uninstall.sh",
+    )
+    result = run_module(
+        capsys,
+        {
+            "path": script,
+            "action": "uninstall",
+            "script": True,
+            "answer": "",
+            "log_files": [],
+        },
+    )
+    assert result["_exit"] == 0 and result["changed"] is True
+    assert result["cmd"] == ["/bin/bash", script]
+    assert result["outcome"] == "reboot" and result["reboot_required"] is True
+    assert seen.read_text() == "args:\n"
+
+
+def test_a_failing_uninstall_script_is_named_in_the_message(tmp_path, capsys):
+    script = make_run(tmp_path, 'echo "[ERROR]busy" >&2\nexit 1\n', name="uninstall.sh")
+    result = run_module(
+        capsys,
+        {
+            "path": script,
+            "action": "uninstall",
+            "script": True,
+            "answer": "",
+            "log_files": [],
+        },
+    )
+    assert result["failed"] and result["msg"].startswith(
+        "%s failed with exit code 1: [ERROR]busy" % script
+    )
+
+
+def test_script_with_another_action_is_refused(tmp_path, capsys):
+    script = make_run(tmp_path, "exit 0\n", name="uninstall.sh")
+    result = run_module(capsys, {"path": script, "action": "full", "script": True})
+    assert result["failed"] and "action must be uninstall" in result["msg"]

@@ -276,3 +276,56 @@ def test_vendor_runc_edit_gives_a_warning(tmp_path):
     result = run({"path": str(path), "validate": False})
     assert result["changed"] is True
     assert any("<= 26.0.0" in w for w in result["warnings"])
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["debian-12-containerd-1.6.20-package.toml", "containerd-docs-2.x-full.toml"],
+)
+def test_absent_with_record_puts_the_users_file_back(tmp_path, name):
+    path = tmp_path / "config.toml"
+    record = tmp_path / "state" / "record.json"
+    user = (FIXTURES / name).read_text()
+    path.write_text(user)
+    args = {"path": str(path), "validate": False, "original_record": str(record)}
+    assert run(dict(args))["changed"] is True and record.exists()
+    assert run(dict(args))["changed"] is False
+    check = run(dict(args, state="absent", _ansible_check_mode=True))
+    assert check["changed"] is True and check["restored"] == "original"
+    assert path.read_text() != user and record.exists()
+    removed = run(dict(args, state="absent"))
+    assert removed["changed"] is True and removed["restored"] == "original"
+    assert path.read_text() == user and not record.exists()
+
+
+def test_absent_with_record_removes_the_file_made_from_config_default(tmp_path):
+    path = tmp_path / "config.toml"
+    record = tmp_path / "record.json"
+    args = {
+        "path": str(path),
+        "validate": False,
+        "create_default": False,
+        "config_version": "2",
+        "original_record": str(record),
+    }
+    assert run(dict(args))["changed"] is True
+    removed = run(dict(args, state="absent"))
+    assert removed["restored"] == "original" and not path.exists()
+    assert not record.exists()
+    gone = run(dict(args, state="absent"))
+    assert gone["changed"] is False and gone["restored"] == "missing"
+
+
+def test_absent_keeps_a_table_added_after_the_runtime(tmp_path):
+    path = tmp_path / "config.toml"
+    record = tmp_path / "record.json"
+    user = (FIXTURES / "debian-12-containerd-1.6.20-package.toml").read_text()
+    path.write_text(user)
+    args = {"path": str(path), "validate": False, "original_record": str(record)}
+    run(dict(args))
+    path.write_text(path.read_text() + '\n[plugins."io.containerd.x"]\n  k = 1\n')
+    removed = run(dict(args, state="absent"))
+    assert removed["restored"] == "changed_since" and removed["warnings"]
+    data = tomllib.loads(path.read_text())
+    assert data["plugins"]["io.containerd.x"] == {"k": 1}
+    assert "ascend" not in path.read_text()

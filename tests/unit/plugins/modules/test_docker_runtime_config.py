@@ -205,3 +205,71 @@ def test_empty_file_is_an_empty_object(tmp_path):
     assert json.loads(path.read_text()) == {
         "runtimes": {"ascend": {"path": ASCEND, "runtimeArgs": ["--debug"]}}
     }
+
+
+def test_absent_with_record_puts_the_users_file_back(tmp_path):
+    path = tmp_path / "daemon.json"
+    record = tmp_path / "state" / "record.json"
+    user = '{"log-driver":"json-file",  "debug": false}\n'
+    path.write_text(user)
+    added = run({"path": str(path), "original_record": str(record)})
+    assert added["changed"] is True and record.exists()
+    assert json.loads(record.read_text())["original"] == user
+    assert oct(record.stat().st_mode & 0o777) == "0o600"
+    again = run({"path": str(path), "original_record": str(record)})
+    assert again["changed"] is False
+    check = run(
+        {
+            "path": str(path),
+            "original_record": str(record),
+            "state": "absent",
+            "_ansible_check_mode": True,
+        }
+    )
+    assert check["changed"] is True and check["restored"] == "original"
+    assert "ascend" in path.read_text() and record.exists()
+    removed = run(
+        {"path": str(path), "original_record": str(record), "state": "absent"}
+    )
+    assert removed["changed"] is True and removed["restored"] == "original"
+    assert path.read_text() == user and not record.exists()
+    twice = run({"path": str(path), "original_record": str(record), "state": "absent"})
+    assert twice["changed"] is False and twice["restored"] == "edited"
+
+
+def test_absent_with_record_removes_a_file_that_did_not_exist(tmp_path):
+    path = tmp_path / "daemon.json"
+    record = tmp_path / "record.json"
+    assert run({"path": str(path), "original_record": str(record)})["changed"]
+    removed = run(
+        {"path": str(path), "original_record": str(record), "state": "absent"}
+    )
+    assert removed["changed"] is True and removed["restored"] == "original"
+    assert not path.exists() and not record.exists()
+    assert removed["backup_file"]
+
+
+def test_absent_keeps_an_edit_made_after_the_runtime_was_added(tmp_path):
+    path = tmp_path / "daemon.json"
+    record = tmp_path / "record.json"
+    path.write_text('{"default-runtime": "runc"}\n')
+    run({"path": str(path), "original_record": str(record)})
+    data = json.loads(path.read_text())
+    data["debug"] = True
+    path.write_text(json.dumps(data))
+    removed = run(
+        {"path": str(path), "original_record": str(record), "state": "absent"}
+    )
+    assert removed["restored"] == "changed_since" and removed["warnings"]
+    assert json.loads(path.read_text()) == {"debug": True}
+    assert not record.exists()
+
+
+def test_a_broken_record_fails_and_leaves_the_file(tmp_path):
+    path = tmp_path / "daemon.json"
+    record = tmp_path / "record.json"
+    path.write_text("{}\n")
+    record.write_text("nonsense")
+    result = run({"path": str(path), "original_record": str(record), "state": "absent"})
+    assert result["failed"] and "move it away" in result["msg"]
+    assert path.read_text() == "{}\n"
