@@ -73,4 +73,6 @@ class ActionModule(ActionBase):
             )
             return result
         result.update(facts)
+        # The size, for the disk-space checks of the roles that copy the package.
+        result["size"] = os.path.getsize(path)
         return result

@@ -120,6 +120,41 @@ def probed_tools(catalogue: dict, installer: str) -> list:
     return names
 
 
+RUN_USER = "HwHiAiUser"
+
+
+def account_problems(ids: dict, uid: int, gid: int) -> list:
+    """What is wrong with the driver's run user on one node, for the wanted ``uid``/``gid``.
+
+    ``ids``: ``user_uid``/``user_gid`` (HwHiAiUser's ids, None when it does not exist),
+    ``group_gid`` (the group HwHiAiUser's id, None when absent), ``uid_owner``/``gid_owner``
+    (the user and group that hold the wanted ids, None when free). preflight (for every node of
+    the play) and npu_driver (before it creates the user) ask this one rule."""
+    uid, gid = int(uid), int(gid)
+    problems = []
+    if ids.get("user_uid") is not None and int(ids["user_uid"]) != uid:
+        problems.append("%s has uid %s (%d wanted)" % (RUN_USER, ids["user_uid"], uid))
+    if ids.get("user_gid") is not None and int(ids["user_gid"]) != gid:
+        problems.append(
+            "its primary group is gid %s (%d wanted)" % (ids["user_gid"], gid)
+        )
+    if ids.get("group_gid") is not None and int(ids["group_gid"]) != gid:
+        problems.append(
+            "group %s has gid %s (%d wanted)" % (RUN_USER, ids["group_gid"], gid)
+        )
+    if ids.get("uid_owner") not in (None, "", RUN_USER):
+        problems.append(
+            "uid %d, wanted for %s, belongs to user %s"
+            % (uid, RUN_USER, ids["uid_owner"])
+        )
+    if ids.get("gid_owner") not in (None, "", RUN_USER):
+        problems.append(
+            "gid %d, wanted for group %s, belongs to group %s"
+            % (gid, RUN_USER, ids["gid_owner"])
+        )
+    return problems
+
+
 def _version(part) -> str | None:
     return (part or {}).get("version") or None
 

@@ -94,6 +94,11 @@ sha256:
   description: Its sha256 as computed on the controller.
   returned: success
   type: str
+size:
+  description: Its size in bytes on the controller.
+  returned: success
+  type: int
+  sample: 301989888
 signature:
   description: V(verified) when the CMS signature was checked, V(not checked) without O(ca_file).
   returned: success

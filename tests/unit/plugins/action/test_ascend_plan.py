@@ -15,6 +15,9 @@ import yaml
 from ansible.errors import AnsibleActionFail
 
 from ansible_collections.cubestudio.ascend.plugins.action import ascend_plan as action
+from ansible_collections.cubestudio.ascend.plugins.filter.hwhiaiuser_problems import (
+    hwhiaiuser_problems,
+)
 from ansible_collections.cubestudio.ascend.plugins.filter.missing_tools import (
     missing_tools,
 )
@@ -410,3 +413,60 @@ def test_layer_verdict(catalogue, node_facts):
         plan(catalogue, params(facts, layer="npu_driver"))
     with pytest.raises(PlanError, match="layer name"):
         plan(catalogue, params(facts, layer="NPU", fingerprint="x"))
+
+
+@pytest.mark.parametrize(
+    "ids, expected",
+    [
+        (
+            {
+                "user_uid": 1000,
+                "user_gid": 1000,
+                "group_gid": 1000,
+                "uid_owner": "HwHiAiUser",
+                "gid_owner": "HwHiAiUser",
+            },
+            [],
+        ),
+        (
+            {
+                "user_uid": None,
+                "user_gid": None,
+                "group_gid": None,
+                "uid_owner": None,
+                "gid_owner": None,
+            },
+            [],
+        ),
+        (
+            {"user_uid": 1001, "user_gid": 1000, "group_gid": 1000},
+            ["HwHiAiUser has uid 1001 (1000 wanted)"],
+        ),
+        (
+            {
+                "user_uid": None,
+                "group_gid": 1002,
+                "uid_owner": "daemon",
+                "gid_owner": "video",
+            },
+            [
+                "group HwHiAiUser has gid 1002 (1000 wanted)",
+                "uid 1000, wanted for HwHiAiUser, belongs to user daemon",
+                "gid 1000, wanted for group HwHiAiUser, belongs to group video",
+            ],
+        ),
+        (
+            {"user_uid": "1000", "user_gid": "1001"},
+            ["its primary group is gid 1001 (1000 wanted)"],
+        ),
+    ],
+)
+def test_one_hwhiaiuser_rule_for_preflight_and_npu_driver(ids, expected):
+    assert hwhiaiuser_problems(ids, 1000, "1000") == expected
+
+
+def test_hwhiaiuser_rule_bad_input():
+    with pytest.raises(Exception, match="expects the node's ids as a dict"):
+        hwhiaiuser_problems(["1000"], 1000, 1000)
+    with pytest.raises(Exception, match="ids must be numbers"):
+        hwhiaiuser_problems({"user_uid": "x"}, 1000, 1000)
