@@ -256,17 +256,21 @@ def _run(module, argv, answer, timeout):
     """Run argv under coreutils timeout; return (rc, stdout, stderr, timed_out)."""
     timeout_bin = module.get_bin_path("timeout", required=True)
     command = [timeout_bin, "--kill-after=10", str(timeout)]
+    environ = {"LC_ALL": "C"}
     if answer:
-        command += argv
-        data = answer
+        # The shell pipes the answer in. Writing it from here (run_command's data) fails
+        # with EPIPE when the installer exits before reading it (a refusal, a quick failure)
+        # and hides the installer's own exit code and text behind "Error executing command.".
+        # The answer travels in the environment (no argv length limit) and is unset before
+        # the installer starts.
+        script = 'a=$ASCEND_PACKAGE_ANSWER; unset ASCEND_PACKAGE_ANSWER; printf "%s" "$a" | "$0" "$@"'
+        command += [argv[0], "-c", script] + argv
+        environ["ASCEND_PACKAGE_ANSWER"] = answer
     else:
         # Nothing to say: stdin is /dev/null (closed), never the module's own stdin.
         command += [argv[0], "-c", 'exec "$0" "$@" </dev/null'] + argv
-        data = None
     started = time.monotonic()
-    rc, out, err = module.run_command(
-        command, data=data, binary_data=True, environ_update={"LC_ALL": "C"}
-    )
+    rc, out, err = module.run_command(command, binary_data=True, environ_update=environ)
     # A run killed after --kill-after shows as -9 (timeout(1) kills its process group too).
     return rc, out, err, timed_out(rc, time.monotonic() - started, timeout)
 

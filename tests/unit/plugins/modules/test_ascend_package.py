@@ -31,8 +31,9 @@ def test_success_passes_flags_and_reads_the_answer(tmp_path, capsys):
     seen = tmp_path / "seen"
     pkg = make_run(
         tmp_path,
-        'echo "$@" > %s\nread -r yn\necho "answer=$yn" >> %s\necho "Driver package installed successfully!"\n'
-        % (seen, seen),
+        'echo "$@" > %s\nread -r yn\necho "answer=$yn" >> %s\n'
+        'echo "env=${ASCEND_PACKAGE_ANSWER-unset}" >> %s\necho "Driver package installed successfully!"\n'
+        % (seen, seen, seen),
     )
     result = run_module(
         capsys,
@@ -42,7 +43,10 @@ def test_success_passes_flags_and_reads_the_answer(tmp_path, capsys):
     assert result["changed"] is True
     assert result["rc"] == 0
     assert result["reboot_required"] is False
-    assert seen.read_text() == "--nox11 --full --quiet --install-for-all\nanswer=y\n"
+    assert (
+        seen.read_text()
+        == "--nox11 --full --quiet --install-for-all\nanswer=y\nenv=unset\n"
+    )
 
 
 def test_rc_2_is_success_with_reboot_when_declared(tmp_path, capsys):
@@ -69,6 +73,22 @@ def test_rc_2_fails_when_not_declared(tmp_path, capsys):
     result = run_module(capsys, {"path": pkg, "action": "upgrade", "log_files": []})
     assert result["failed"] is True
     assert "failed with exit code 2" in result["msg"]
+
+
+def test_an_installer_that_exits_before_reading_its_answer_keeps_its_exit_code(
+    tmp_path, capsys
+):
+    # A refusal exits before it reads stdin. An answer larger than a pipe holds (64 KiB) makes the
+    # writer meet the closed pipe every time (CI once saw it with the two-byte default).
+    pkg = make_run(tmp_path, 'echo "[ERROR]refused before any question"\nexit 3\n')
+    result = run_module(
+        capsys,
+        {"path": pkg, "action": "upgrade", "answer": "y\n" * 50000, "log_files": []},
+    )
+    assert result["failed"] is True
+    assert result["rc"] == 3
+    assert "failed with exit code 3" in result["msg"]
+    assert "refused before any question" in result["msg"]
 
 
 def test_failure_explains_cause_fix_and_only_new_log_lines(tmp_path, capsys):
