@@ -357,13 +357,30 @@ def plan(catalogue: dict, params: dict) -> dict:
             facts.get("layers") or {}, name, params["fingerprint"], facts
         )
         layer = {"name": name, "converged": done, "reasons": reasons}
+    driver = _driver(catalogue, facts, params)
+    cann = _cann(catalogue, facts, params)
+    runtime = _runtime(catalogue, facts, params)
+    packages = [step["file"] for step in driver["steps"] + cann["steps"]]
+    if runtime["changes"] and runtime["file"]:
+        packages.append(runtime["file"])
     return {
         "layer": layer,
         "archs": archs,
         "arch": package_arch(
             catalogue, params["architecture"], params.get("arch") or ""
         ),
-        "npu_driver": _driver(catalogue, facts, params),
-        "cann_toolkit": _cann(catalogue, facts, params),
-        "ascend_runtime": _runtime(catalogue, facts, params),
+        "npu_driver": driver,
+        "cann_toolkit": cann,
+        "ascend_runtime": runtime,
+        # What a rolling upgrade reads: the layers that change, and every package they install.
+        "changing": [
+            name
+            for name, changes in (
+                ("npu_driver", bool(driver["steps"])),
+                ("cann_toolkit", bool(cann["steps"])),
+                ("ascend_runtime", runtime["changes"]),
+            )
+            if changes
+        ],
+        "packages": packages,
     }

@@ -69,6 +69,27 @@ options:
     description: File name of the Ascend Docker Runtime package; empty - from the catalogue's pattern.
     type: str
     default: ""
+  cann_version:
+    description: The wanted CANN version; empty - no CANN steps.
+    type: str
+    default: ""
+  cann_packages:
+    description: The CANN kinds wanted (C(toolkit), C(nnae), C(nnrt), ...).
+    type: list
+    elements: str
+    default: [toolkit]
+  cann_files:
+    description: File names of CANN packages by kind, where they differ from the catalogue's pattern.
+    type: dict
+    default: {}
+  cann_arch:
+    description: Architecture in the CANN package names; empty - the node's.
+    type: str
+    default: ""
+  cann_keep_old_versions:
+    description: A new CANN is installed beside the others (V(true)) or replaces them (V(false)).
+    type: bool
+    default: true
   checksums:
     description: Package file name to sha256, copied into each step (lower case; empty when unknown).
     type: dict
@@ -190,6 +211,11 @@ plan:
           description: Every program name of RV(plan.npu_driver.required_tools), for P(cubestudio.ascend.ascend_host_facts#module).
           type: list
           elements: str
+    cann_toolkit:
+      description:
+        - The CANN layer - C(arch), C(kinds), C(new_layout) (8.5 and later) and C(steps), each
+          with C(kind), C(file), C(action) (C(install) or C(upgrade)), C(whitelist) and C(log).
+      type: dict
     ascend_runtime:
       description: The Ascend Docker Runtime package.
       type: dict
@@ -207,4 +233,16 @@ plan:
         changes:
           description: The installed version differs from O(runtime_version).
           type: bool
+    changing:
+      description: The layers that change, in Huawei's order (what a rolling upgrade drains a node for).
+      type: list
+      elements: str
+      sample: [npu_driver, cann_toolkit, ascend_runtime]
+    packages:
+      description:
+        - Every package file the steps install, in order (firmware and driver, CANN, runtime).
+        - What a fleet pre-flight verifies on the controller before any node is touched.
+      type: list
+      elements: str
+      sample: [Ascend-hdk-910b-npu-firmware_7.8.0.5.216.run, Ascend-hdk-910b-npu-driver_25.5.0_linux-aarch64.run]
 """

@@ -119,6 +119,46 @@ def test_converged_node_plans_nothing(catalogue, node_facts):
         result["ascend_runtime"]["file"]
         == "Ascend-docker-runtime_7.3.0_linux-aarch64.run"
     )
+    assert result["changing"] == [] and result["packages"] == []
+
+
+def test_an_upgrade_lists_the_changing_layers_and_every_package_in_order(
+    catalogue, node_facts
+):
+    # The converged node of the test above, to the next release set (upgrade.yml's pre-flight).
+    facts = node_facts("full")
+    result = plan(
+        catalogue,
+        params(
+            facts,
+            driver_version="25.5.0",
+            firmware_version="7.8.0.5.216",
+            cann_version="9.1.0",
+            runtime_version="26.1.0",
+        ),
+    )
+    assert result["changing"] == ["npu_driver", "cann_toolkit", "ascend_runtime"]
+    assert result["packages"] == [
+        "Ascend-hdk-910b-npu-firmware_7.8.0.5.216.run",
+        "Ascend-hdk-910b-npu-driver_25.5.0_linux-aarch64.run",
+        "Ascend-cann-toolkit_9.1.0_linux-aarch64.run",
+        "Ascend-docker-runtime_26.1.0_linux-aarch64.run",
+    ]
+    # Only the runtime moves: one layer, one package.
+    only_runtime = plan(
+        catalogue,
+        params(
+            facts,
+            driver_version="23.0.7",
+            firmware_version="7.1.0.11.220",
+            cann_version="8.5.0",
+            runtime_version="26.1.0",
+        ),
+    )
+    assert only_runtime["changing"] == ["ascend_runtime"]
+    assert only_runtime["packages"] == [
+        "Ascend-docker-runtime_26.1.0_linux-aarch64.run"
+    ]
 
 
 def test_fresh_node_installs_driver_then_firmware(catalogue, node_facts):
