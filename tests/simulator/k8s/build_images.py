@@ -116,7 +116,12 @@ def build_image(component, version, out_dir, arch):
     key.update(json.dumps([image, config, arch], sort_keys=True).encode())
     stamp = path + ".stamp"
     want = key.hexdigest()
-    if os.path.isfile(path) and open(stamp).read().strip() == want:  # noqa: SIM115
+    try:
+        with open(stamp, encoding="ascii") as handle:
+            built = handle.read().strip() == want
+    except OSError:  # no stamp (yet): build
+        built = False
+    if built and os.path.isfile(path):
         return image, path, sha_file(path), False
     data = image_archive.build(
         layer.tar_bytes(), [image], config, image_archive.goarch(arch)
