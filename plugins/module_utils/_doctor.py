@@ -560,6 +560,10 @@ def _pod_state(pod: dict) -> str:
     return status.get("phase") or "Unknown"
 
 
+# The taint playbooks/upgrade.yml puts on a node while its layers change.
+UPGRADE_TAINT = "cubestudio.ascend/upgrade"
+
+
 def _check_kubernetes(out: _Findings, k8s: dict, npu_smi, facts: dict) -> None:
     if not k8s or not k8s.get("enabled"):
         return
@@ -576,6 +580,26 @@ def _check_kubernetes(out: _Findings, k8s: dict, npu_smi, facts: dict) -> None:
     if not node:
         out.add("T30", "no node %s in the cluster" % name)
         return
+    spec = node.get("spec") or {}
+    held = [
+        "cordoned (spec.unschedulable)" if spec.get("unschedulable") else "",
+        *(
+            "tainted %s=%s:%s"
+            % (taint.get("key"), taint.get("value", ""), taint.get("effect"))
+            for taint in spec.get("taints") or []
+            if taint.get("key") == UPGRADE_TAINT
+        ),
+    ]
+    held = [what for what in held if what]
+    if held:
+        out.add(
+            "T34",
+            "node %s is %s" % (name, " and ".join(held)),
+            # A taint of ours keeps the device plugin off the node; a cordon alone does not.
+            severity=None
+            if len(held) > 1 or not spec.get("unschedulable")
+            else "warning",
+        )
     labels = (node.get("metadata") or {}).get("labels") or {}
     daemonsets = [
         ds

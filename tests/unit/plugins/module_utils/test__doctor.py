@@ -78,7 +78,7 @@ def rows(params) -> list:
 
 
 def test_the_table_holds_the_npu_driver_rows_and_the_doctor_rows():
-    assert [f"T{n}" for n in range(1, 34)] == list(TABLE)
+    assert [f"T{n}" for n in range(1, 35)] == list(TABLE)
     readme = (COLLECTION / "roles" / "npu_driver" / "README.md").read_text()
     for rid in [f"T{n}" for n in range(1, 16)] + ["T31", "T32", "T33"]:
         assert f"| {rid} |" in readme
@@ -431,6 +431,45 @@ def test_labels_do_not_match(healthy):
         "accelerator=huawei-Ascend910 (node: huawei-Ascend310P)"
         in findings[1]["symptom"]
     )
+
+
+@pytest.mark.parametrize(
+    "spec, severity, seen",
+    [
+        ({"unschedulable": True}, "warning", "is cordoned (spec.unschedulable)"),
+        (
+            {
+                "unschedulable": True,
+                "taints": [
+                    {
+                        "key": "cubestudio.ascend/upgrade",
+                        "value": "true",
+                        "effect": "NoExecute",
+                    }
+                ],
+            },
+            "error",
+            "is cordoned (spec.unschedulable) and tainted cubestudio.ascend/upgrade=true:NoExecute",
+        ),
+    ],
+)
+def test_a_node_an_upgrade_left_out_of_scheduling(healthy, spec, severity, seen):
+    held = node()
+    held["spec"] = spec
+    healthy["kubernetes"] = cluster(node=held)
+    (finding,) = diagnose(TABLE, healthy)
+    assert finding["row"] == "T34" and finding["severity"] == severity
+    assert seen in finding["symptom"]
+    assert "upgrade.yml" in finding["fix"]
+
+
+def test_other_taints_are_not_ours(healthy):
+    held = node()
+    held["spec"] = {
+        "taints": [{"key": "dedicated", "value": "ai", "effect": "NoSchedule"}]
+    }
+    healthy["kubernetes"] = cluster(node=held)
+    assert rows(healthy) == []
 
 
 def test_plugin_not_running(healthy):
