@@ -128,8 +128,32 @@ def install_paths(info: dict | None, override: str | None) -> dict:
     return {"driver": driver_path, "firmware": firmware_path}
 
 
-def driver(root: str, install_path: str) -> dict | None:
-    """The driver under ``<install_path>/driver``; None when that directory does not exist."""
+# The driver installer of the scripts in shared/ascend/driver-installer-rules.md (HDK 25.x era)
+# writes Driver_Install_Status=complete last; the record of an older complete install (a 23.x
+# guide, installed-files/etc-ascend_install.info) has no such line. Where the line starts is not
+# known: it is only required of drivers from this major release on, so that no complete older
+# driver is ever taken for a half install (an ASSUMPTION, docs/design.md).
+INSTALL_STATUS_FROM_MAJOR = 25
+
+
+def install_unfinished(info: dict | None, version: str | None) -> bool:
+    """A driver install that stopped half-way: ascend_install.info records it
+    (``Driver_Install_Type``) without the ``Driver_Install_Status=complete`` the installer writes
+    last (driver_install.sh; npu-smi then warns that the driver may not be complete)."""
+    info = info or {}
+    match = re.match(r"^([0-9]+)[.]", str(version or ""))
+    if not match or int(match.group(1)) < INSTALL_STATUS_FROM_MAJOR:
+        return False
+    return (
+        "Driver_Install_Type" in info
+        and info.get("Driver_Install_Status") != "complete"
+    )
+
+
+def driver(root: str, install_path: str, info_file: dict | None = None) -> dict | None:
+    """The driver under ``<install_path>/driver``; None when that directory does not exist.
+
+    ``info_file`` is /etc/ascend_install.info (:func:`install_info`), for the install status."""
     path = os.path.join(install_path, "driver")
     if not os.path.isdir(under(root, path)):
         return None
@@ -151,9 +175,11 @@ def driver(root: str, install_path: str) -> dict | None:
         "install_path": path,
         "version_file": version_file if info is not None else None,
         "upgrade_tool": upgrade_tool,
+        "unfinished": install_unfinished(info_file, info_or_empty.get("Version")),
         "complete": info is not None
         and bool(info_or_empty.get("Version"))
-        and upgrade_tool,
+        and upgrade_tool
+        and not install_unfinished(info_file, info_or_empty.get("Version")),
         "info": info,
     }
 

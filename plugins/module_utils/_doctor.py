@@ -197,8 +197,13 @@ def _check_driver(out: _Findings, facts: dict, params: dict) -> bool:
     if not driver.get("complete", True):
         out.add(
             "T5",
-            "the driver in %s is installed partially (no tools/upgrade-tool)"
-            % driver.get("install_path"),
+            "the driver in %s is installed partially (%s)"
+            % (
+                driver.get("install_path"),
+                "no Driver_Install_Status=complete in /etc/ascend_install.info"
+                if driver.get("unfinished")
+                else "no tools/upgrade-tool",
+            ),
         )
     missing = sorted(k for k, v in (facts.get("device_nodes") or {}).items() if not v)
     if missing:

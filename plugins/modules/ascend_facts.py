@@ -250,10 +250,16 @@ ansible_facts:
             upgrade_tool:
               description: C(driver/tools/upgrade-tool) exists.
               type: bool
+            unfinished:
+              description: >-
+                C(/etc/ascend_install.info) records a driver install (C(Driver_Install_Type)) without
+                C(Driver_Install_Status=complete), which the installer writes last: an install that
+                stopped half-way.
+              type: bool
             complete:
               description: >-
-                The driver is installed completely (version.info with a version, and upgrade-tool).
-                Huawei's own deployer refuses to go on when this is false.
+                The driver is installed completely (version.info with a version, upgrade-tool, and
+                no unfinished install). Huawei's own deployer refuses to go on when this is false.
               type: bool
             info:
               description: Every line of version.info; null when missing.
@@ -506,7 +512,7 @@ def gather(
         "davinci_ids": nodes["davinci_ids"],
         "device_nodes": nodes["management"],
         "npu_smi": nodes["npu_smi"],
-        "driver": files.driver(root, paths["driver"]),
+        "driver": files.driver(root, paths["driver"], install_info),
         "firmware": files.firmware(root, paths["firmware"]),
         "cann": cann if cann["packages"] else None,
         "docker_runtime": files.docker_runtime(root, paths["driver"]),

@@ -5,6 +5,10 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
+
 from ansible_collections.cubestudio.ascend.plugins.modules import ascend_facts
 
 
@@ -116,6 +120,39 @@ def test_driver_only_node(module_runner, ascend_node):
     assert fact["firmware"] is None
     assert fact["cann"] is None
     assert fact["docker_runtime"] is None
+
+
+def test_the_real_record_of_an_older_complete_install_is_complete(
+    module_runner, ascend_node
+):
+    # The copied /etc/ascend_install.info of a 23.0.7 node has no Driver_Install_Status.
+    root, sysfs = ascend_node("driver-only")
+    fact = facts(module_runner, root, sysfs)
+    assert "Driver_Install_Status" not in fact["install_info"]
+    assert fact["driver"]["unfinished"] is False and fact["driver"]["complete"] is True
+
+
+@pytest.mark.parametrize(
+    "status, unfinished",
+    [(None, True), ("complete", False)],
+    ids=["no-status", "status-complete"],
+)
+def test_a_newer_driver_install_without_its_final_status_is_unfinished(
+    module_runner, ascend_node, status, unfinished
+):
+    # What an interrupted 25.x/26.x install leaves (driver-installer-rules.md): version.info
+    # and upgrade-tool of the driver, the record without its last line.
+    root, sysfs = ascend_node("driver-only")
+    driver = os.path.join(root, "usr", "local", "Ascend", "driver", "version.info")
+    with open(driver, "w", encoding="utf-8") as handle:
+        handle.write("Version=26.1.0\n")
+    if status:
+        with open(os.path.join(root, "etc", "ascend_install.info"), "a") as handle:
+            handle.write("Driver_Install_Status=%s\n" % status)
+    fact = facts(module_runner, root, sysfs)
+    assert fact["driver"]["unfinished"] is unfinished
+    assert fact["driver"]["complete"] is (not unfinished)
+    assert fact["driver"]["upgrade_tool"] is True
 
 
 def test_install_path_from_ascend_install_info(module_runner, tmp_path):
