@@ -38,6 +38,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -143,6 +144,23 @@ def dexec(container, script, check=True, timeout=300):
             )
         )
     return out
+
+
+def simulator_hash():
+    """sha256 over the simulator's sources (what the simulated packages embed)."""
+    digest = hashlib.sha256()
+    base = os.path.join(ROOT, "tests", "simulator")
+    for sub in ("ascend_sim", "bin"):
+        for folder, dirs, files in sorted(os.walk(os.path.join(base, sub))):
+            dirs.sort()
+            for name in sorted(files):
+                if name.endswith(".pyc"):
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, "rb") as handle:
+                    digest.update(os.path.relpath(path, base).encode() + b"\0")
+                    digest.update(handle.read())
+    return digest.hexdigest()
 
 
 def checkout_id():
@@ -843,17 +861,26 @@ class Bed:
     def provision(self, container, train):
         """The node as an operator leaves it after the blog posts: driver, firmware, runtime."""
         artifacts = self.build_path("sim-artifacts")
-        if not os.path.exists(os.path.join(artifacts, "artifacts.json")):
+        # The packages carry the simulator's installers: rebuilt whenever its code changed
+        # (stale packages once provisioned nodes without Driver_Install_Status).
+        stamp = os.path.join(artifacts, ".sim-hash")
+        want = simulator_hash()
+        have = ""
+        if os.path.exists(os.path.join(artifacts, "artifacts.json")):
+            with contextlib.suppress(OSError), open(stamp, encoding="ascii") as handle:
+                have = handle.read().strip()
+        if have != want:
+            shutil.rmtree(artifacts, ignore_errors=True)
             run(
                 [
                     os.path.join(ROOT, "tests", "simulator", "bin", "ascend-sim"),
                     "build-artifacts",
                     "--out",
                     artifacts,
-                    "--trains",
-                    train,
                 ]
             )
+            with open(stamp, "w", encoding="ascii") as handle:
+                handle.write(want + "\n")
         with open(
             os.path.join(artifacts, "artifacts.json"), encoding="utf-8"
         ) as handle:
