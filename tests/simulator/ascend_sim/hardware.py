@@ -49,6 +49,7 @@ FAULTS = {
     "no-kernel-headers": "hides /lib/modules/$(uname -r)/build; the driver's DKMS build fails",
     "partial-driver": "removes driver/tools/upgrade-tool now, and the next driver install stops after version.info",
     "busy": "adds a process row to npu-smi (--npu/--chip, --pid, --process, --memory)",
+    "install-interrupted": "the next driver install stops after version.info and exits 1 (partial-driver, nothing hidden now)",
     "hot-reset-fails": "the driver installer's hot reset fails: it exits 2, a reboot is needed",
     "slow-install": "the driver installer pauses --seconds (default 30) once the install is under way",
     "npu-smi-hang": "every npu-smi info command hangs (a DCMI call that never returns) until it is killed",

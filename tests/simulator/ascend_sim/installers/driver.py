@@ -387,7 +387,9 @@ def install(meta, opts, mode, log):
         # The window in which a dropped connection or a reboot interrupts the install.
         log.info("upgradePercentage:35%")
         time.sleep(slow.get("seconds", 30))
-    if hardware.fault_active(state, "partial-driver"):
+    if hardware.fault_active(state, "partial-driver") or hardware.fault_active(
+        state, "install-interrupted"
+    ):
         log.error(
             "Driver package install failed, the installation was interrupted (see %s)"
             % log.logfile
