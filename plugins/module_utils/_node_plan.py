@@ -376,7 +376,12 @@ def plan(catalogue: dict, params: dict) -> dict:
         "changing": [
             name
             for name, changes in (
-                ("npu_driver", bool(driver["steps"])),
+                (
+                    "npu_driver",
+                    bool(driver["steps"])
+                    or driver["driver_changes"]
+                    or driver["firmware_changes"],
+                ),
                 ("cann_toolkit", bool(cann["steps"])),
                 ("ascend_runtime", runtime["changes"]),
             )
