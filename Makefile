@@ -135,7 +135,7 @@ demo: images sim-images ## a simulated 910B node joined to the test bed's cluste
 	@$(MAKE) --no-print-directory k8s
 	tools/demo.sh $(if $(DEMO_ARGS),-- $(DEMO_ARGS))
 
-bench: images sim-images ## no-op re-run of site.yml against the floor on the demo node, medians in docs/benchmarks.md
+bench: images sim-images ## re-run against the floor on the demo node; converge and re-run of 1, 4, 8 nodes, bytes, projections: docs/benchmarks.md (~25 min)
 	@$(MAKE) --no-print-directory k8s
 	python tools/bench.py
 

@@ -53,16 +53,10 @@ if ! docker container inspect "$NODE" >/dev/null 2>&1; then
 elif [ "$(docker container inspect -f '{{.State.Running}}' "$NODE")" != "true" ]; then
   docker start "$NODE" >/dev/null
 fi
-python tests/testbed/bed.py node "$NODE" --model "$MODEL" --cards "$CARDS"
-if ! docker exec "$NODE" test -f /var/lib/cubestudio-demo-docker; then
-  # The server as it arrives: NPUs on the PCI bus (bed.py node), Docker installed and running
-  # beside the containerd the kubelet uses (the classic trap), no Ascend software.
-  docker exec "$NODE" systemctl enable --now docker.service >/dev/null 2>&1
-  docker exec "$NODE" touch /var/lib/cubestudio-demo-docker
-  # An image the operator already has on the node, used by the runtime's verification container.
-  docker exec "$NODE" sh -c 'docker image inspect cubestudio/workload:latest >/dev/null 2>&1 ||
-    docker import /opt/cubestudio-images/workload.tar cubestudio/workload:latest >/dev/null'
-fi
+# The server as it arrives: NPUs on the PCI bus, Docker installed and running beside the
+# containerd the kubelet uses (the classic trap), an image the operator already has (used by the
+# runtime's verification container), no Ascend software. tools/bench.py makes its nodes the same way.
+python tests/testbed/bed.py node "$NODE" --model "$MODEL" --cards "$CARDS" --docker
 
 python tests/testbed/bed.py join "$NODE"
 

@@ -5,7 +5,8 @@
 
     bed.py up [--nodes N] [--model 910B3] [--cards 8] [--provision driver,runtime]
     bed.py control-plane                 only the control plane (idempotent)
-    bed.py node CONTAINER [--model M] [--cards N]  a bare node container (the demo's), not joined
+    bed.py node CONTAINER [--model M] [--cards N] [--docker]
+                                         a bare node container (the demo's, the bench's), not joined
     bed.py join CONTAINER [--node NAME]  join an existing node container (molecule, demo)
     bed.py leave CONTAINER               delete the Node object and forget the node
     bed.py status                        nodes and their state, as JSON
@@ -838,7 +839,10 @@ class Bed:
                 )
             os.unlink(os.path.join(self.nodes_dir, record["node"] + ".json"))
 
-    def create_node(self, name, model, cards):
+    def create_node(self, name, model, cards, with_docker=False):
+        """A bare node: NPUs on the PCI bus, no Ascend software. with_docker: Docker running
+        (beside the containerd a kubelet would use) and the workload image the operator
+        already has, as the demo's and the bench's servers arrive."""
         if docker("container", "inspect", name, check=False).returncode != 0:
             log(
                 "creating the simulated Ascend node %s (%d x %s)" % (name, cards, model)
@@ -857,6 +861,8 @@ class Bed:
             "--model %s --cards %d --sysfs-root /var/lib/ascend-sim/sys >/dev/null"
             % (model, cards),
         )
+        if with_docker:
+            dexec(name, DOCKER_SCRIPT, timeout=300)
 
     def provision(self, container, train):
         """The node as an operator leaves it after the blog posts: driver, firmware, runtime."""
@@ -972,6 +978,17 @@ for i in $(seq 1 60); do
 done
 echo "systemd did not finish booting: $s" >&2
 exit 1
+"""
+
+# The server as the demo and the bench receive it: Docker installed and running, and an image
+# the operator already has on the node (the runtime's verification container uses it). Once per
+# node (the marker file).
+DOCKER_SCRIPT = """
+test -f /var/lib/cubestudio-demo-docker && exit 0
+systemctl enable --now docker.service >/dev/null 2>&1
+docker image inspect cubestudio/workload:latest >/dev/null 2>&1 ||
+  docker import /opt/cubestudio-images/workload.tar cubestudio/workload:latest >/dev/null
+touch /var/lib/cubestudio-demo-docker
 """
 
 # systemd (252) in a cgroup-v1 container mounts cpu and cpuacct as one "cpu,cpuacct"
@@ -1097,6 +1114,11 @@ def main(argv=None):
     node.add_argument("container")
     node.add_argument("--model", default="910B3")
     node.add_argument("--cards", type=int, default=8)
+    node.add_argument(
+        "--docker",
+        action="store_true",
+        help="Docker running and the workload image imported (the demo's server)",
+    )
     join = sub.add_parser("join", help="join an existing node container")
     join.add_argument("container")
     join.add_argument("--node", help="node name (default: the container name)")
@@ -1124,7 +1146,9 @@ def main(argv=None):
         elif args.command == "control-plane":
             bed.up_control_plane()
         elif args.command == "node":
-            bed.create_node(args.container, args.model, args.cards)
+            bed.create_node(
+                args.container, args.model, args.cards, with_docker=args.docker
+            )
         elif args.command == "join":
             Bed.host_sysctls()
             bed.join(args.container, args.node, wait=not args.no_wait)

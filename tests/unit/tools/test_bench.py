@@ -1,0 +1,88 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""tools/bench.py: what it reads from a run and how it projects. Times are never asserted."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def load_tool():
+    spec = importlib.util.spec_from_file_location("bench", ROOT / "tools" / "bench.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+RECAP = """
+TASK [Print the summary] ****
+ok: [n-1]
+
+PLAY RECAP *********************************************************************
+n-1                        : ok=27   changed=0    unreachable=0    failed=0    skipped=19   rescued=0    ignored=0
+n-2                        : ok=120  changed=31   unreachable=0    failed=0    skipped=40   rescued=0    ignored=0
+"""
+
+
+def test_recap_reads_every_host():
+    bench = load_tool()
+    stats = bench.recap(RECAP)
+    assert stats["n-1"]["ok"] == 27
+    assert stats["n-1"]["skipped"] == 19
+    assert stats["n-2"]["changed"] == 31
+    run = {"recap": stats}
+    assert bench.per_host(run, "changed") == "0-31"
+    assert bench.per_host({"recap": {"a": {"ok": 3}, "b": {"ok": 3}}}, "ok") == "3"
+
+
+def test_read_bytes_tells_installers_from_module_payloads(tmp_path):
+    bench = load_tool()
+    log = tmp_path / "bytes.jsonl"
+    records = [
+        {"op": "exec", "host": "n-1", "sent": 100, "received": 10},
+        {"op": "put", "host": "n-1", "file": "tmpabc", "sent": 195000, "received": 0},
+        {
+            "op": "put",
+            "host": "n-1",
+            "file": "Ascend-hdk-910b-npu-driver_25.5.0_linux-x86_64.run",
+            "sent": 5000,
+            "received": 0,
+        },
+        {
+            "op": "put",
+            "host": "n-2",
+            "file": "Ascend-docker-runtime_7.3.0_linux-x86_64.zip",
+            "sent": 700,
+            "received": 0,
+        },
+        {"op": "fetch", "host": "n-2", "file": "x", "sent": 0, "received": 42},
+    ]
+    log.write_text("".join(json.dumps(r) + "\n" for r in records))
+    totals = bench.read_bytes(str(log))
+    assert totals["sent"] == 100 + 195000 + 5000 + 700
+    assert totals["received"] == 52
+    assert totals["installer"] == 5700
+    assert len(totals["installers"]) == 2
+    assert totals["puts"] == 3
+    assert totals["hosts"] == {"n-1": 200100, "n-2": 700}
+    assert bench.read_bytes(str(tmp_path / "missing"))["sent"] == 0
+
+
+def test_fit_and_projection():
+    bench = load_tool()
+    a, b = bench.fit([(1, 12.0), (4, 18.0), (8, 26.0)])
+    assert abs(a - 10.0) < 1e-9
+    assert abs(b - 2.0) < 1e-9
+    # 100 hosts, 50 forks: two waves of 50.
+    assert bench.project(10.0, 2.0, 100, 50) == 2 * (10.0 + 2.0 * 50)
+    # 10 slices of 10 hosts at the same time: one wave of 10.
+    assert bench.project(10.0, 2.0, 100, 50, 10) == 10.0 + 2.0 * 10
+    # 1,000 hosts in 10 slices: 100 per slice, two waves of 50.
+    assert bench.project(10.0, 2.0, 1000, 50, 10) == 2 * (10.0 + 2.0 * 50)
+    # One point only: no slope.
+    assert bench.fit([(1, 5.0)]) == (5.0, 0.0)
