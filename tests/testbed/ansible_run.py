@@ -19,9 +19,9 @@ ARCHIVE = os.path.join(
 IMAGE = "docker.io/library/ascend-k8sdeviceplugin:v7.3.0"
 
 
-def playbook(cluster, tmp_path, *args, book=PLAYBOOK, host=None, **extra_vars):
-    """ansible-playbook `book` against the bed's node (or the container `host`); (rc, output)."""
-    inventory = {
+def inventory(containers, variables=None):
+    """An inventory of the controller and the simulated nodes `containers` (group ascend_nodes)."""
+    return {
         "all": {
             "hosts": {
                 "localhost": {
@@ -32,15 +32,50 @@ def playbook(cluster, tmp_path, *args, book=PLAYBOOK, host=None, **extra_vars):
             "children": {
                 "ascend_nodes": {
                     "hosts": {
-                        host or cluster.container: {
+                        container: {
                             "ansible_connection": "community.docker.docker",
                             "ansible_python_interpreter": "/usr/bin/python3",
                         }
-                    }
+                        for container in containers
+                    },
+                    "vars": dict(variables or {}),
                 }
             },
         }
     }
+
+
+def run_playbook(inventory_file, book, extra_vars, *args, timeout=900):
+    """ansible-playbook `book` with the checkout's ansible.cfg and collections; (rc, output)."""
+    env = dict(
+        os.environ,
+        ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"),
+        ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, ".build", "collections"),
+        ANSIBLE_FORCE_COLOR="0",
+        ANSIBLE_NOCOLOR="1",
+    )
+    proc = subprocess.run(
+        [
+            os.path.join(os.path.dirname(sys.executable), "ansible-playbook"),
+            "-i",
+            str(inventory_file),
+            "-e",
+            extra_vars,
+            book,
+        ]
+        + list(args),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=timeout,
+        check=False,
+    )
+    return proc.returncode, proc.stdout.decode(errors="replace")
+
+
+def playbook(cluster, tmp_path, *args, book=PLAYBOOK, host=None, **extra_vars):
+    """ansible-playbook `book` against the bed's node (or the container `host`); (rc, output)."""
     variables = {
         "ascend_kubeconfig": cluster.bed.kubeconfig,
         "device_plugin_image_archive": ARCHIVE,
@@ -55,33 +90,13 @@ def playbook(cluster, tmp_path, *args, book=PLAYBOOK, host=None, **extra_vars):
         "ascend_sysfs_root": "/var/lib/ascend-sim/sys",
     }
     variables.update(extra_vars)
-    (tmp_path / "inventory.json").write_text(json.dumps(inventory))
+    (tmp_path / "inventory.json").write_text(
+        json.dumps(inventory([host or cluster.container]))
+    )
     (tmp_path / "vars.json").write_text(json.dumps(variables))
-    env = dict(
-        os.environ,
-        ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"),
-        ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, ".build", "collections"),
-        ANSIBLE_FORCE_COLOR="0",
-        ANSIBLE_NOCOLOR="1",
+    return run_playbook(
+        tmp_path / "inventory.json", book, "@" + str(tmp_path / "vars.json"), *args
     )
-    proc = subprocess.run(
-        [
-            os.path.join(os.path.dirname(sys.executable), "ansible-playbook"),
-            "-i",
-            str(tmp_path / "inventory.json"),
-            "-e",
-            "@" + str(tmp_path / "vars.json"),
-            book,
-        ]
-        + list(args),
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        timeout=900,
-        check=False,
-    )
-    return proc.returncode, proc.stdout.decode(errors="replace")
 
 
 def recap(output, host):

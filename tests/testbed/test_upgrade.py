@@ -21,8 +21,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
+import ansible_run
 import bed as bedlib
 import pytest
 from ansible_run import ROOT, recap
@@ -84,91 +84,46 @@ class Fleet:
         with open(os.path.join(artifacts, "artifacts.json"), encoding="utf-8") as h:
             checksums = {item["file"]: item["sha256"] for item in json.load(h)}
         self.inventory = os.path.join(directory, "inventory.json")
+        variables = {
+            "ascend_sysfs_root": "/var/lib/ascend-sim/sys",
+            "ascend_artifact_local_dir": artifacts,
+            "ascend_artifact_checksums": checksums,
+            "ascend_container_engine": "containerd",
+            # Debian 12 is no OS Huawei lists.
+            "ascend_compat_policy": "tolerant",
+            "ascend_runtime_verify_image": bedlib.WORKLOAD_IMAGE,
+            "ascend_kubernetes": True,
+            "ascend_kubeconfig": cluster.bed.kubeconfig,
+            "device_plugin_smoke_image": bedlib.WORKLOAD_IMAGE,
+            "device_plugin_node_labels": {"accelerate": "ascend"},
+            "device_plugin_wait_timeout": 180,
+            "exporter_wait_timeout": 180,
+        }
         with open(self.inventory, "w", encoding="utf-8") as handle:
-            json.dump(
-                {
-                    "all": {
-                        "hosts": {
-                            "localhost": {
-                                "ansible_connection": "local",
-                                "ansible_python_interpreter": sys.executable,
-                            }
-                        },
-                        "children": {
-                            "ascend_nodes": {
-                                "hosts": {
-                                    c: {
-                                        "ansible_connection": "community.docker.docker",
-                                        "ansible_python_interpreter": "/usr/bin/python3",
-                                    }
-                                    for c in containers
-                                },
-                                "vars": {
-                                    "ascend_sysfs_root": "/var/lib/ascend-sim/sys",
-                                    "ascend_artifact_local_dir": artifacts,
-                                    "ascend_artifact_checksums": checksums,
-                                    "ascend_container_engine": "containerd",
-                                    # Debian 12 is no OS Huawei lists.
-                                    "ascend_compat_policy": "tolerant",
-                                    "ascend_runtime_verify_image": bedlib.WORKLOAD_IMAGE,
-                                    "ascend_kubernetes": True,
-                                    "ascend_kubeconfig": cluster.bed.kubeconfig,
-                                    "device_plugin_smoke_image": bedlib.WORKLOAD_IMAGE,
-                                    "device_plugin_node_labels": {
-                                        "accelerate": "ascend"
-                                    },
-                                    "device_plugin_wait_timeout": 180,
-                                    "exporter_wait_timeout": 180,
-                                },
-                            }
-                        },
-                    }
-                },
-                handle,
-            )
+            json.dump(ansible_run.inventory(containers, variables), handle)
 
     def playbook(self, book, release, *args, **extra):
         mindcluster = {"25.5.0": "7.3.0", "26.1.0": "26.1.0"}[release]
-        env = dict(
-            os.environ,
-            ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"),
-            ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, ".build", "collections"),
-            ANSIBLE_FORCE_COLOR="0",
-            ANSIBLE_NOCOLOR="1",
-        )
         archive = os.path.join(IMAGES, "%s_v%s_x86_64.tar")
-        proc = subprocess.run(
-            [
-                os.path.join(os.path.dirname(sys.executable), "ansible-playbook"),
-                "-i",
-                self.inventory,
-                "-e",
-                json.dumps(
-                    {
-                        "ascend_release": release,
-                        "device_plugin_image_archive": archive
-                        % ("ascend-k8sdeviceplugin", mindcluster),
-                        "exporter_image_archive": archive
-                        % ("npu-exporter", mindcluster),
-                        **extra,
-                    }
-                ),
-                os.path.join(ROOT, "playbooks", book),
-                *args,
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
+        extra_vars = {
+            "ascend_release": release,
+            "device_plugin_image_archive": archive
+            % ("ascend-k8sdeviceplugin", mindcluster),
+            "exporter_image_archive": archive % ("npu-exporter", mindcluster),
+            **extra,
+        }
+        rc, out = ansible_run.run_playbook(
+            self.inventory,
+            os.path.join(ROOT, "playbooks", book),
+            json.dumps(extra_vars),
+            *args,
             timeout=1800,
-            check=False,
         )
-        out = proc.stdout.decode(errors="replace")
         with open(
             os.path.join(self.dir, "%s-%s.log" % (book, release)), "a", encoding="utf-8"
         ) as handle:
             handle.write(out)
-        return proc.returncode, out
+        return rc, out
 
     def upgrade(self, *args, **extra):
         """upgrade.yml to 26.1.0. The matrix names no firmware for HDK 26.1.0 yet, and the
