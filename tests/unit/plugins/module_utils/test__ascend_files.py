@@ -78,6 +78,7 @@ def test_driver_complete(ascend_node):
         "install_path": "/usr/local/Ascend/driver",
         "version_file": "/usr/local/Ascend/driver/version.info",
         "upgrade_tool": True,
+        "unfinished": False,
         "complete": True,
     }
     assert info["ascendhal_version"] == "7.35.19"
