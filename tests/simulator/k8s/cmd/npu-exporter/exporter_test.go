@@ -89,23 +89,27 @@ func TestMissingRuntimeSocket(t *testing.T) {
 }
 
 func TestFlagChecksAndModeDefaults(t *testing.T) {
-	fs := flag.NewFlagSet("npu-exporter", flag.ContinueOnError)
-	o := defineFlags(fs)
-	for args, want := range map[string]string{
-		"-ip=0.0.0.0 -port=80":                        "the port is invalid",
-		"-port=8082":                                  "the listen ip is invalid",
-		"-ip=0.0.0.0 -updateTime=61":                  "the updateTime is invalid",
-		"-ip=::1 -updateTime=5 -containerMode=podman": "containerMode only support docker, containerd or isula",
-	} {
-		*o.ip = ""
-		if err := fs.Parse(strings.Fields(args)); err != nil {
+	// Each case parses into flags of its own: parsed values stay in a FlagSet, and a map's order
+	// is random, so a shared one let one case's -port=80 reach the next.
+	parse := func(args ...string) *options {
+		fs := flag.NewFlagSet("npu-exporter", flag.ContinueOnError)
+		o := defineFlags(fs)
+		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
 		}
-		if err := o.check(); err == nil || err.Error() != want {
-			t.Errorf("%s: %v, want %q", args, err, want)
+		return o
+	}
+	for _, c := range []struct{ args, want string }{
+		{"-ip=0.0.0.0 -port=80", "the port is invalid"},
+		{"-port=8082", "the listen ip is invalid"},
+		{"-ip=0.0.0.0 -updateTime=61", "the updateTime is invalid"},
+		{"-ip=::1 -updateTime=5 -containerMode=podman", "containerMode only support docker, containerd or isula"},
+	} {
+		if err := parse(strings.Fields(c.args)...).check(); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want %q", c.args, err, c.want)
 		}
 	}
-	_ = fs.Parse([]string{"-ip=0.0.0.0", "-containerMode=containerd"})
+	o := parse("-ip=0.0.0.0", "-containerMode=containerd")
 	if err := o.check(); err != nil || *o.endpoint != "/run/containerd/containerd.sock" || *o.containerd != *o.endpoint {
 		t.Errorf("containerd defaults: %v %s %s", err, *o.endpoint, *o.containerd)
 	}
