@@ -163,6 +163,7 @@ def driver(root: str, install_path: str, info_file: dict | None = None) -> dict 
         under(root, os.path.join(path, "tools", "upgrade-tool"))
     )
     info_or_empty = info or {}
+    unfinished = install_unfinished(info_file, info_or_empty.get("Version"))
     return {
         "version": info_or_empty.get("Version"),
         "package_version": info_or_empty.get("package_version"),
@@ -175,11 +176,11 @@ def driver(root: str, install_path: str, info_file: dict | None = None) -> dict 
         "install_path": path,
         "version_file": version_file if info is not None else None,
         "upgrade_tool": upgrade_tool,
-        "unfinished": install_unfinished(info_file, info_or_empty.get("Version")),
+        "unfinished": unfinished,
         "complete": info is not None
         and bool(info_or_empty.get("Version"))
         and upgrade_tool
-        and not install_unfinished(info_file, info_or_empty.get("Version")),
+        and not unfinished,
         "info": info,
     }
 
