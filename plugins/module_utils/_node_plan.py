@@ -376,12 +376,8 @@ def plan(catalogue: dict, params: dict) -> dict:
         "changing": [
             name
             for name, changes in (
-                (
-                    "npu_driver",
-                    bool(driver["steps"])
-                    or driver["driver_changes"]
-                    or driver["firmware_changes"],
-                ),
+                # Steps, or a half-installed driver to be refused (no step then).
+                ("npu_driver", driver["driver_changes"] or driver["firmware_changes"]),
                 ("cann_toolkit", bool(cann["steps"])),
                 ("ascend_runtime", runtime["changes"]),
             )
