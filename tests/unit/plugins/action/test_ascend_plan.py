@@ -96,18 +96,19 @@ def test_upgrade_over_an_installed_driver_flashes_firmware_first(catalogue, node
     assert driver["expected_devices"] == 4
 
 
+# What the sandbox node "full" has installed (driver 23.0.7, firmware 7.1.0.11.220, CANN 8.5.0,
+# runtime 7.3.0): a plan with these versions has nothing to do.
+INSTALLED = {
+    "driver_version": "23.0.7",
+    "firmware_version": "7.1.0.11.220",
+    "cann_version": "8.5.0",
+    "runtime_version": "7.3.0",
+}
+
+
 def test_converged_node_plans_nothing(catalogue, node_facts):
     facts = node_facts("full")
-    result = plan(
-        catalogue,
-        params(
-            facts,
-            driver_version="23.0.7",
-            firmware_version="7.1.0.11.220",
-            cann_version="8.5.0",
-            runtime_version="7.3.0",
-        ),
-    )
+    result = plan(catalogue, params(facts, **INSTALLED))
     assert result["npu_driver"]["steps"] == []
     assert (
         not result["npu_driver"]["driver_changes"]
@@ -146,14 +147,7 @@ def test_an_upgrade_lists_the_changing_layers_and_every_package_in_order(
     ]
     # Only the runtime moves: one layer, one package.
     only_runtime = plan(
-        catalogue,
-        params(
-            facts,
-            driver_version="23.0.7",
-            firmware_version="7.1.0.11.220",
-            cann_version="8.5.0",
-            runtime_version="26.1.0",
-        ),
+        catalogue, params(facts, **dict(INSTALLED, runtime_version="26.1.0"))
     )
     assert only_runtime["changing"] == ["ascend_runtime"]
     assert only_runtime["packages"] == [
