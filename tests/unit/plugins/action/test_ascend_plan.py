@@ -146,9 +146,9 @@ def test_an_upgrade_lists_the_changing_layers_and_every_package_in_order(
         "Ascend-docker-runtime_26.1.0_linux-aarch64.run",
     ]
     # Only the runtime moves: one layer, one package.
-    only_runtime = plan(
-        catalogue, params(facts, **dict(INSTALLED, runtime_version="26.1.0"))
-    )
+    runtime_moves = params(facts, **INSTALLED)
+    runtime_moves["runtime_version"] = "26.1.0"
+    only_runtime = plan(catalogue, runtime_moves)
     assert only_runtime["changing"] == ["ascend_runtime"]
     assert only_runtime["packages"] == [
         "Ascend-docker-runtime_26.1.0_linux-aarch64.run"
