@@ -28,7 +28,7 @@ Everything is written to docs/benchmarks.md with the command, the machine and th
 the cost of parsing the largest npu-smi fixture and of the device plugin and node plans
 (in-process, timeit). Times are reported, never asserted: a benchmark is not a test.
 
-Environment: BENCH_RUNS (paired re-runs, default 3), BENCH_CONVERGE_RUNS (fleet converges per
+Environment: BENCH_RUNS (paired re-runs, default 5), BENCH_CONVERGE_RUNS (fleet converges per
 node count, default 1), BENCH_FLEET (default 1,4,8), BENCH_FORKS (default the largest fleet),
 BENCH_FLEET_PREFIX (container names, default cubestudio-bench), BENCH_KEEP=1 keeps the fleet's
 containers, BENCH_NOTE (a sentence for the page), DEMO_NODE (the demo node's container).
@@ -55,12 +55,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEMO = os.path.join(ROOT, ".build", "demo")
 INVENTORY = os.path.join(DEMO, "inventory.yml")
 NODE = os.environ.get("DEMO_NODE", "cubestudio-demo-node")
-RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 CONVERGE_RUNS = int(os.environ.get("BENCH_CONVERGE_RUNS", "1"))
 FLEET = tuple(
     int(n) for n in os.environ.get("BENCH_FLEET", "1,4,8").split(",") if n.strip()
 )
-FORKS = int(os.environ.get("BENCH_FORKS", str(max(FLEET))))
+FORKS = int(os.environ.get("BENCH_FORKS", str(max(FLEET, default=5))))
 FLEET_PREFIX = os.environ.get("BENCH_FLEET_PREFIX", "cubestudio-bench")
 FLEET_DIR = os.path.join(ROOT, ".build", "bench")
 PLUGINS = os.path.join(ROOT, "tools", "bench_plugins")
@@ -624,7 +624,7 @@ def main():
         for count in FLEET:
             fleets.append(fleet(count))
     finally:
-        if os.environ.get("BENCH_KEEP") != "1":
+        if FLEET and os.environ.get("BENCH_KEEP") != "1":
             remove_fleet(fleet_names(max(FLEET)))
     largest, size, parse, plan, node_plan = in_process()
     forks, forks_origin = ansible_setting("DEFAULT_FORKS")
