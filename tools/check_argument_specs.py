@@ -5,7 +5,8 @@
 
 For each role: the variables of defaults/main.yml are exactly the options of the `main` entry
 point in meta/argument_specs.yml, each default there equals the value in defaults/main.yml,
-every option of another entry point is a default too, and every public variable carries the
+every option of another entry point is a default too (with the same default where it names one),
+and every public variable carries the
 role's prefix.
 
 Across roles: where a default reads another role's variable with a literal fallback,
@@ -72,6 +73,14 @@ def check_role(role: Path) -> list[str]:
                 problems.append(
                     "%s: %s (entry point %s) has no value in defaults/main.yml"
                     % (role.name, name, entry)
+                )
+        for name in sorted(set(spec.get("options") or {}) & set(defaults)):
+            if "default" not in (spec["options"][name] or {}):
+                continue
+            if spec["options"][name]["default"] != defaults[name]:
+                problems.append(
+                    "%s: %s defaults to %r in defaults/main.yml but %r in argument_specs (%s)"
+                    % (role.name, name, defaults[name], spec["options"][name]["default"], entry)
                 )
     return problems
 
