@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from unittest import mock
 
 import pytest
 import yaml
@@ -17,20 +16,6 @@ from ansible_collections.cubestudio.ascend.plugins.action import ascend_compat
 COLLECTION = Path(__file__).resolve().parents[4]
 
 
-def run_action(args: dict, check_mode: bool = False) -> dict:
-    task = mock.MagicMock()
-    task.args = args
-    task.async_val = 0
-    task.check_mode = check_mode
-    task.action = "cubestudio.ascend.ascend_compat"
-    connection = mock.MagicMock()
-    connection._shell.tmpdir = None
-    action = ascend_compat.ActionModule(
-        task, connection, mock.MagicMock(), mock.MagicMock(), mock.MagicMock(), None
-    )
-    return action.run(task_vars={})
-
-
 def test_default_matrix_is_the_collection_data_file():
     assert (
         Path(ascend_compat.DEFAULT_MATRIX).resolve()
@@ -38,9 +23,10 @@ def test_default_matrix_is_the_collection_data_file():
     )
 
 
-def test_matched_set_passes_and_sets_the_fact():
+def test_matched_set_passes_and_sets_the_fact(run_action):
     result = run_action(
-        {"driver_version": "24.1.rc3", "cann_version": "8.0.RC3", "npu_family": "910B"}
+        ascend_compat,
+        {"driver_version": "24.1.rc3", "cann_version": "8.0.RC3", "npu_family": "910B"},
     )
     assert "failed" not in result
     assert result["changed"] is False
@@ -53,14 +39,15 @@ def test_matched_set_passes_and_sets_the_fact():
     assert fact["matrix_file"] == ascend_compat.DEFAULT_MATRIX
 
 
-def test_error_fails_the_task_with_every_error_listed():
+def test_error_fails_the_task_with_every_error_listed(run_action):
     result = run_action(
+        ascend_compat,
         {
             "driver_version": "23.0.rc2",
             "cann_version": "7.0.0",
             "mindcluster_version": "6.0.0",
             "docker_runtime_version": "5.0.RC2",
-        }
+        },
     )
     assert result["failed"] is True
     assert result["msg"].splitlines()[0] == "3 Ascend version compatibility error(s):"
@@ -76,17 +63,19 @@ def test_error_fails_the_task_with_every_error_listed():
     assert result["ascend_compat"]["ok"] is False
 
 
-def test_fail_on_error_false_reports_only():
+def test_fail_on_error_false_reports_only(run_action):
     result = run_action(
-        {"driver_version": "23.0.rc2", "cann_version": "7.0.0", "fail_on_error": False}
+        ascend_compat,
+        {"driver_version": "23.0.rc2", "cann_version": "7.0.0", "fail_on_error": False},
     )
     assert "failed" not in result
     assert result["ansible_facts"]["ascend_compat"]["ok"] is False
 
 
-def test_warnings_are_shown():
+def test_warnings_are_shown(run_action):
     result = run_action(
-        {"driver_version": "23.0.rc2", "cann_version": "7.0.0", "policy": "tolerant"}
+        ascend_compat,
+        {"driver_version": "23.0.rc2", "cann_version": "7.0.0", "policy": "tolerant"},
     )
     assert "failed" not in result
     assert result["warnings"][0].startswith(
@@ -94,25 +83,28 @@ def test_warnings_are_shown():
     )
 
 
-def test_runs_in_check_mode():
+def test_runs_in_check_mode(run_action):
     result = run_action(
-        {"driver_version": "24.1.0", "cann_version": "8.0.0"}, check_mode=True
+        ascend_compat,
+        {"driver_version": "24.1.0", "cann_version": "8.0.0"},
+        check_mode=True,
     )
     assert result["ansible_facts"]["ascend_compat"]["ok"] is True
 
 
-def test_site_matrix(tmp_path):
+def test_site_matrix(run_action, tmp_path):
     data = yaml.safe_load(Path(ascend_compat.DEFAULT_MATRIX).read_text())
     row = next(r for r in data["releases"] if r["hdk"] == "23.0.RC2")
     row["cann"]["version"] = "7.0.0"  # a site that validated this pairing itself
     site = tmp_path / "site_matrix.yml"
     site.write_text(yaml.safe_dump(data))
     result = run_action(
+        ascend_compat,
         {
             "driver_version": "23.0.rc2",
             "cann_version": "7.0.0",
             "matrix_file": str(site),
-        }
+        },
     )
     assert "failed" not in result
     assert result["ansible_facts"]["ascend_compat"]["matrix_file"] == str(site)
@@ -129,25 +121,25 @@ def test_site_matrix(tmp_path):
         ),
     ],
 )
-def test_bad_site_matrix(tmp_path, content, message):
+def test_bad_site_matrix(run_action, tmp_path, content, message):
     site = tmp_path / "matrix.yml"
     if content is not None:
         site.write_text(content)
     with pytest.raises(AnsibleActionFail) as error:
-        run_action({"matrix_file": str(site)})
+        run_action(ascend_compat, {"matrix_file": str(site)})
     assert str(error.value).startswith(message.format(path=site))
 
 
-def test_bad_options():
+def test_bad_options(run_action):
     with pytest.raises(
         AnsibleActionFail,
         match=r"Invalid options for cubestudio\.ascend\.ascend_compat: driver",
     ):
-        run_action({"driver": "24.1.0"})
+        run_action(ascend_compat, {"driver": "24.1.0"})
     with pytest.raises(
         AnsibleActionFail, match="value of policy must be one of: strict, tolerant"
     ):
-        run_action({"policy": "lenient"})
+        run_action(ascend_compat, {"policy": "lenient"})
 
 
 def test_through_the_ansible_cli(ansible_adhoc):

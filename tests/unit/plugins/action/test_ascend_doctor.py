@@ -6,7 +6,6 @@ exporter's rules, and a clear failure on a broken table or rules file."""
 
 from __future__ import annotations
 
-from unittest import mock
 
 import pytest
 from ansible.errors import AnsibleActionFail
@@ -36,22 +35,8 @@ NPU_SMI = {
 }
 
 
-def run_action(args: dict) -> dict:
-    task = mock.MagicMock()
-    task.args = args
-    task.async_val = 0
-    task.check_mode = True
-    task.action = "cubestudio.ascend.ascend_doctor"
-    connection = mock.MagicMock()
-    connection._shell.tmpdir = None
-    action = ascend_doctor.ActionModule(
-        task, connection, mock.MagicMock(), mock.MagicMock(), mock.MagicMock(), None
-    )
-    return action.run(task_vars={})
-
-
-def test_findings_are_a_fact_with_lines():
-    result = run_action({"ascend": FACTS, "npu_smi": NPU_SMI})
+def test_findings_are_a_fact_with_lines(run_action):
+    result = run_action(ascend_doctor, {"ascend": FACTS, "npu_smi": NPU_SMI})
     assert result["changed"] is False and "failed" not in result
     assert result["temperature_threshold"] == 80.0
     (finding,) = result["findings"]
@@ -62,48 +47,55 @@ def test_findings_are_a_fact_with_lines():
     assert result["lines"][0].startswith("[T18] WARNING: NPU 0 chip 0 at 81 C")
 
 
-def test_the_report_path_is_absolute_from_the_working_directory(tmp_path, monkeypatch):
+def test_the_report_path_is_absolute_from_the_working_directory(
+    run_action, tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
-    result = run_action({"ascend": FACTS, "host": "atlas-01"})
+    result = run_action(ascend_doctor, {"ascend": FACTS, "host": "atlas-01"})
     assert result["output_dir"] == str(tmp_path / "doctor")
     assert result["report_path"] == str(tmp_path / "doctor" / "atlas-01.json")
-    result = run_action({"ascend": FACTS, "host": "n", "output_dir": "/srv/reports"})
+    result = run_action(
+        ascend_doctor, {"ascend": FACTS, "host": "n", "output_dir": "/srv/reports"}
+    )
     assert result["report_path"] == "/srv/reports/n.json"
 
 
-def test_a_given_threshold_wins():
+def test_a_given_threshold_wins(run_action):
     result = run_action(
-        {"ascend": FACTS, "npu_smi": NPU_SMI, "temperature_threshold": 85}
+        ascend_doctor,
+        {"ascend": FACTS, "npu_smi": NPU_SMI, "temperature_threshold": 85},
     )
     assert result["findings"] == [] and result["lines"] == []
 
 
-def test_a_broken_rows_file_fails_with_the_cause(tmp_path):
+def test_a_broken_rows_file_fails_with_the_cause(run_action, tmp_path):
     bad = tmp_path / "rows.yml"
     bad.write_text("schema: 1\nrows: [{id: T1}]\n")
     with pytest.raises(
         AnsibleActionFail,
         match=r"troubleshooting table .* is malformed: row 1 \(T1\) lacks",
     ):
-        run_action({"ascend": FACTS, "rows_file": str(bad)})
+        run_action(ascend_doctor, {"ascend": FACTS, "rows_file": str(bad)})
     with pytest.raises(
         AnsibleActionFail, match="cannot read the troubleshooting table"
     ):
-        run_action({"ascend": FACTS, "rows_file": str(tmp_path / "missing.yml")})
+        run_action(
+            ascend_doctor, {"ascend": FACTS, "rows_file": str(tmp_path / "missing.yml")}
+        )
 
 
-def test_a_rules_file_without_the_alert_fails(tmp_path):
+def test_a_rules_file_without_the_alert_fails(run_action, tmp_path):
     rules = tmp_path / "rules.yml"
     rules.write_text("groups: []\n")
     with pytest.raises(
         AnsibleActionFail, match=r"exporter rules file .* AscendNpuTemperatureHigh"
     ):
-        run_action({"ascend": FACTS, "rules_file": str(rules)})
+        run_action(ascend_doctor, {"ascend": FACTS, "rules_file": str(rules)})
 
 
-def test_facts_of_another_module_fail_with_the_cause():
+def test_facts_of_another_module_fail_with_the_cause(run_action):
     with pytest.raises(
         AnsibleActionFail,
         match=r"ansible_facts\.ascend of cubestudio\.ascend\.ascend_facts",
     ):
-        run_action({"ascend": {"driver": None}})
+        run_action(ascend_doctor, {"ascend": {"driver": None}})

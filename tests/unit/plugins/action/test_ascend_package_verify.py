@@ -11,38 +11,24 @@ from unittest import mock
 from ansible_collections.cubestudio.ascend.plugins.action import ascend_package_verify
 
 
-def run_action(args: dict) -> dict:
-    task = mock.MagicMock()
-    task.args = args
-    task.async_val = 0
-    task.check_mode = False
-    task.action = "cubestudio.ascend.ascend_package_verify"
-    connection = mock.MagicMock()
-    connection._shell.tmpdir = None
-    action = ascend_package_verify.ActionModule(
-        task, connection, mock.MagicMock(), mock.MagicMock(), mock.MagicMock(), None
-    )
-    return action.run(task_vars={})
-
-
 def _package(tmp_path):
     path = tmp_path / "Ascend-cann-toolkit_8.0.0_linux-x86_64.run"
     path.write_bytes(b"payload")
     return str(path), hashlib.sha256(b"payload").hexdigest()
 
 
-def test_good_sha256_without_ca_passes_unchanged(tmp_path):
+def test_good_sha256_without_ca_passes_unchanged(run_action, tmp_path):
     path, sha = _package(tmp_path)
-    result = run_action({"path": path, "sha256": sha})
+    result = run_action(ascend_package_verify, {"path": path, "sha256": sha})
     assert "failed" not in result
     assert result["changed"] is False
     assert result["signature"] == "not checked"
     assert result["sha256"] == sha
 
 
-def test_refusal_fails_with_cause_fix_and_nothing_copied(tmp_path):
+def test_refusal_fails_with_cause_fix_and_nothing_copied(run_action, tmp_path):
     path, _sha = _package(tmp_path)
-    result = run_action({"path": path, "sha256": "a" * 64})
+    result = run_action(ascend_package_verify, {"path": path, "sha256": "a" * 64})
     assert result["failed"] is True
     assert result["msg"].startswith("%s has sha256 " % path)
     assert result["msg"].endswith("Nothing was copied to the node.")
@@ -50,12 +36,14 @@ def test_refusal_fails_with_cause_fix_and_nothing_copied(tmp_path):
     assert "download it again" in result["fix"]
 
 
-def test_ca_without_openssl_on_the_controller_is_refused(tmp_path):
+def test_ca_without_openssl_on_the_controller_is_refused(run_action, tmp_path):
     path, sha = _package(tmp_path)
     ca = tmp_path / "ca.pem"
     ca.write_text("-----BEGIN CERTIFICATE-----\n")
     with mock.patch.object(ascend_package_verify.shutil, "which", return_value=None):
-        result = run_action({"path": path, "sha256": sha, "ca_file": str(ca)})
+        result = run_action(
+            ascend_package_verify, {"path": path, "sha256": sha, "ca_file": str(ca)}
+        )
     assert result["failed"] is True
     assert (
         "cannot be checked: openssl is not installed on the controller" in result["msg"]

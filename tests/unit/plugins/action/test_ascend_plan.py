@@ -2,13 +2,13 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """ascend_plan (plugins/module_utils/_node_plan.py) on the facts ascend_facts reads from sandbox
-nodes built of real installed files (../conftest.py), with the collection's data/catalogue.yml."""
+nodes built of real installed files (../conftest.py), with the collection's data/catalogue.yml.
+"""
 
 from __future__ import annotations
 
 import copy
 from pathlib import Path
-from unittest import mock
 
 import pytest
 import yaml
@@ -390,37 +390,24 @@ def test_bad_facts(catalogue):
         plan(catalogue, params({"pci_npu_count": 0}, architecture=""))
 
 
-def run_action(args):
-    task = mock.MagicMock()
-    task.args = args
-    task.async_val = 0
-    task.check_mode = False
-    task.action = "cubestudio.ascend.ascend_plan"
-    connection = mock.MagicMock()
-    connection._shell.tmpdir = None
-    plugin = action.ActionModule(
-        task, connection, mock.MagicMock(), mock.MagicMock(), mock.MagicMock(), None
-    )
-    return plugin.run(task_vars={})
-
-
-def test_action_sets_the_fact_and_fails_clearly(node_facts, tmp_path):
+def test_action_sets_the_fact_and_fails_clearly(run_action, node_facts, tmp_path):
     facts = node_facts("full")
     result = run_action(
-        {"facts": facts, "architecture": "aarch64", "driver_version": "25.5.0"}
+        action, {"facts": facts, "architecture": "aarch64", "driver_version": "25.5.0"}
     )
     assert result["changed"] is False
     assert result["ansible_facts"]["ascend_plan"] == result["plan"]
     assert [s["component"] for s in result["plan"]["npu_driver"]["steps"]] == ["driver"]
     with pytest.raises(AnsibleActionFail, match="no pci_npu_count"):
-        run_action({"facts": {}, "architecture": "aarch64"})
+        run_action(action, {"facts": {}, "architecture": "aarch64"})
     broken = tmp_path / "catalogue.yml"
     broken.write_text("schema: 1\n")
     with pytest.raises(
         AnsibleActionFail, match=r"catalogue of Huawei facts .* is malformed"
     ):
         run_action(
-            {"facts": facts, "architecture": "aarch64", "catalogue_file": str(broken)}
+            action,
+            {"facts": facts, "architecture": "aarch64", "catalogue_file": str(broken)},
         )
 
 

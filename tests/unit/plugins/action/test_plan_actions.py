@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from unittest import mock
 
 import pytest
 from ansible.errors import AnsibleActionFail
@@ -23,20 +22,6 @@ FIXTURES = Path(__file__).resolve().parents[1] / "module_utils" / "fixtures" / "
 NPU_SMI = parse_info((FIXTURES / "910b3-8card-23.0.7-with-processes.txt").read_text())
 
 
-def run_action(module, args: dict) -> dict:
-    task = mock.MagicMock()
-    task.args = args
-    task.async_val = 0
-    task.check_mode = False
-    task.action = "cubestudio.ascend." + module.__name__.rsplit(".", 1)[-1]
-    connection = mock.MagicMock()
-    connection._shell.tmpdir = None
-    action = module.ActionModule(
-        task, connection, mock.MagicMock(), mock.MagicMock(), mock.MagicMock(), None
-    )
-    return action.run(task_vars={})
-
-
 def device_args(**kw):
     args = {
         "npu_family": "910B",
@@ -50,7 +35,7 @@ def device_args(**kw):
     return args
 
 
-def test_the_device_plugin_plan_is_a_fact():
+def test_the_device_plugin_plan_is_a_fact(run_action):
     result = run_action(ascend_device_plugin_plan, device_args())
     plan = result["ansible_facts"]["ascend_device_plugin_plan"]
     assert result["changed"] is False and plan == result["plan"]
@@ -59,7 +44,7 @@ def test_the_device_plugin_plan_is_a_fact():
     assert "warnings" not in result
 
 
-def test_an_unknown_board_is_a_warning_of_the_task():
+def test_an_unknown_board_is_a_warning_of_the_task(run_action):
     result = run_action(ascend_device_plugin_plan, device_args(board_id="0x60"))
     assert (
         "Board ID 0x60 with 8 NPUs is not in the MindCluster catalogue"
@@ -67,12 +52,12 @@ def test_an_unknown_board_is_a_warning_of_the_task():
     )
 
 
-def test_bad_input_fails_with_the_cause():
+def test_bad_input_fails_with_the_cause(run_action):
     with pytest.raises(AnsibleActionFail, match="the NPU family A5 has no MindCluster"):
         run_action(ascend_device_plugin_plan, device_args(npu_family="A5"))
 
 
-def test_a_broken_catalogue_file_is_named(tmp_path):
+def test_a_broken_catalogue_file_is_named(run_action, tmp_path):
     bad = tmp_path / "mindcluster.yml"
     bad.write_text("schema: 2\n")
     with pytest.raises(
@@ -88,7 +73,7 @@ def test_a_broken_catalogue_file_is_named(tmp_path):
         )
 
 
-def test_the_exporter_plan_follows_the_node_s_engine():
+def test_the_exporter_plan_follows_the_node_s_engine(run_action):
     result = run_action(
         ascend_exporter_plan,
         {"version": "7.3.0", "node_runtime": "containerd://1.6.20"},

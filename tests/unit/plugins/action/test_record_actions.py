@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-from unittest import mock
 
 import pytest
 from ansible.errors import AnsibleActionFail
@@ -17,21 +16,7 @@ from ansible_collections.cubestudio.ascend.plugins.action import (
 from ansible_collections.cubestudio.ascend.plugins.modules import ascend_facts
 
 
-def run_action(module, args: dict) -> dict:
-    task = mock.MagicMock()
-    task.args = args
-    task.async_val = 0
-    task.check_mode = False
-    task.action = "cubestudio.ascend." + module.__name__.rsplit(".", 1)[-1]
-    connection = mock.MagicMock()
-    connection._shell.tmpdir = None
-    action = module.ActionModule(
-        task, connection, mock.MagicMock(), mock.MagicMock(), mock.MagicMock(), None
-    )
-    return action.run(task_vars={})
-
-
-def test_the_node_record_is_a_fact(ascend_node):
+def test_the_node_record_is_a_fact(run_action, ascend_node):
     root, sysfs = ascend_node("full")
     ascend = ascend_facts.gather(root, sysfs, None)
     result = run_action(ascend_node_record, {"host": "atlas-01", "ascend": ascend})
@@ -45,12 +30,12 @@ def test_the_node_record_is_a_fact(ascend_node):
     assert report["ansible_facts"]["ascend_fleet_report"]["totals"]["nodes"] == 1
 
 
-def test_the_node_record_fails_with_the_cause():
+def test_the_node_record_fails_with_the_cause(run_action):
     with pytest.raises(AnsibleActionFail, match="ascend is not the fact of"):
         run_action(ascend_node_record, {"host": "a", "ascend": {"x": 1}})
 
 
-def test_an_unknown_option_is_refused():
+def test_an_unknown_option_is_refused(run_action):
     with pytest.raises(
         AnsibleActionFail,
         match=r"Invalid options for cubestudio\.ascend\.ascend_node_record: colour",
@@ -58,6 +43,6 @@ def test_an_unknown_option_is_refused():
         run_action(ascend_node_record, {"host": "a", "ascend": {}, "colour": "red"})
 
 
-def test_the_fleet_report_fails_with_the_cause():
+def test_the_fleet_report_fails_with_the_cause(run_action):
     with pytest.raises(AnsibleActionFail, match="records must be a non-empty list"):
         run_action(ascend_fleet_report, {"records": []})
