@@ -80,7 +80,13 @@ def check_role(role: Path) -> list[str]:
             if spec["options"][name]["default"] != defaults[name]:
                 problems.append(
                     "%s: %s defaults to %r in defaults/main.yml but %r in argument_specs (%s)"
-                    % (role.name, name, defaults[name], spec["options"][name]["default"], entry)
+                    % (
+                        role.name,
+                        name,
+                        defaults[name],
+                        spec["options"][name]["default"],
+                        entry,
+                    )
                 )
     return problems
 

@@ -6,7 +6,6 @@ exporter's rules, and a clear failure on a broken table or rules file."""
 
 from __future__ import annotations
 
-
 import pytest
 from ansible.errors import AnsibleActionFail
 
