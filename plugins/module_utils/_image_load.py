@@ -4,7 +4,7 @@
 
 # PRIVATE to the cubestudio.ascend collection: no compatibility promise, may change without
 # notice. The decisions of cubestudio.ascend.container_image_load: which engine, which full
-# image reference, and the commands that look for and load an image tarball.
+# image reference, and the commands that look for, load and remove an image.
 
 from __future__ import annotations
 
@@ -64,3 +64,11 @@ def load_command(engine: str, path: str, namespace: str) -> list:
     if engine == "containerd":
         return ["ctr", "-n", namespace, "images", "import", path]
     return ["docker", "load", "-i", path]
+
+
+def remove_command(engine: str, image: str, namespace: str) -> list:
+    """The command that removes the image: by its full reference for containerd, which stores
+    it so (ctr images rm of a short name finds nothing and still exits 0)."""
+    if engine == "containerd":
+        return ["ctr", "-n", namespace, "images", "rm", full_reference(image)]
+    return ["docker", "image", "rm", image]

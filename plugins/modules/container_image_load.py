@@ -7,7 +7,7 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: container_image_load
-short_description: Load an image tarball into containerd or Docker when the image is not there
+short_description: Load an image tarball into containerd or Docker when the image is not there, or remove the image
 version_added: 0.2.0
 description:
   - Loads an image archive (C(docker save) or OCI layout, as MindCluster release zips ship them)
@@ -15,12 +15,13 @@ description:
     C(docker load), unless the image is already present. The offline way of Huawei's guides
     for nodes without a registry.
   - Fails with the cause when the archive does not hold the image it should.
+  - With O(state=absent), removes the image from the engine when it is there (the Kubernetes
+    layer's uninstall); the archive is not needed then.
 author: cubestudio maintainers (@cubestudio)
 options:
   path:
-    description: The archive on the node.
+    description: The archive on the node. Required with O(state=present).
     type: path
-    required: true
   image:
     description: The image reference the archive holds (C(ascend-k8sdeviceplugin:v7.3.0)); short names are C(docker.io/library/) ones.
     type: str
@@ -35,13 +36,20 @@ options:
     description: containerd namespace (the CRI's is C(k8s.io)).
     type: str
     default: k8s.io
+  state:
+    description:
+      - V(present) loads the archive when the image is not there; V(absent) removes the image
+        when it is there.
+    type: str
+    choices: [present, absent]
+    default: present
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
 attributes:
   check_mode:
     support: full
     details:
-      - Looks for the image and reports a change when it would load it; loads nothing.
+      - Looks for the image and reports a change when it would load (or remove) it; changes nothing.
   diff_mode:
     support: none
   platform:
@@ -55,11 +63,17 @@ EXAMPLES = r"""
     path: /var/lib/cubestudio/images/ascend-k8sdeviceplugin_v7.3.0_x86_64.tar
     image: ascend-k8sdeviceplugin:v7.3.0
     engine: containerd
+
+- name: Remove it again (uninstall)
+  cubestudio.ascend.container_image_load:
+    image: ascend-k8sdeviceplugin:v7.3.0
+    engine: containerd://1.6.20
+    state: absent
 """
 
 RETURN = r"""
 engine:
-  description: The engine the image was looked for and loaded into.
+  description: The engine the image was looked for and loaded into (or removed from).
   returned: success
   type: str
   sample: containerd
@@ -81,17 +95,24 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._image_load impo
     is_present,
     load_command,
     present_command,
+    remove_command,
 )
 
 
 def main():
     module = AnsibleModule(
         argument_spec={
-            "path": {"type": "path", "required": True},
+            "path": {"type": "path"},
             "image": {"type": "str", "required": True},
             "engine": {"type": "str", "required": True},
             "namespace": {"type": "str", "default": "k8s.io"},
+            "state": {
+                "type": "str",
+                "choices": ["present", "absent"],
+                "default": "present",
+            },
         },
+        required_if=[("state", "present", ["path"])],
         supports_check_mode=True,
     )
     params = module.params
@@ -115,6 +136,23 @@ def main():
         )
         return is_present(engine, rc, out)
 
+    if params["state"] == "absent":
+        if not present():
+            module.exit_json(**result)
+        result["changed"] = True
+        if module.check_mode:
+            module.exit_json(**result)
+        rc, out, err = module.run_command(
+            remove_command(engine, params["image"], params["namespace"])
+        )
+        if rc != 0 or present():
+            module.fail_json(
+                msg="removing %s from %s failed (exit %d): %s. A container that still uses "
+                "the image keeps it (Docker): stop it first"
+                % (reference, engine, rc, (err or out).strip()),
+                **result,
+            )
+        module.exit_json(**result)
     if present():
         module.exit_json(**result)
     if not os.path.isfile(params["path"]):

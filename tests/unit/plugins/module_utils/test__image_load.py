@@ -14,6 +14,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._image_load impo
     is_present,
     load_command,
     present_command,
+    remove_command,
 )
 
 
@@ -70,3 +71,12 @@ def test_commands():
     assert not is_present("docker", 1, "")
     with pytest.raises(ImageLoadError):
         full_reference("")
+
+
+def test_remove_command_names_the_image_as_the_engine_stores_it():
+    # `ctr images rm a:1` finds nothing and exits 0 (containerd 1.6.20 on the bed):
+    # the short name must become the full reference.
+    assert remove_command("containerd", "a:1", "k8s.io") == [
+        "ctr", "-n", "k8s.io", "images", "rm", "docker.io/library/a:1",
+    ]  # fmt: skip
+    assert remove_command("docker", "a:1", "k8s.io") == ["docker", "image", "rm", "a:1"]

@@ -106,3 +106,74 @@ def test_refusals_name_the_cause(module_runner, tmp_path, kw, commands, message)
     )
     assert result["failed"] is True
     assert message in result["msg"]
+
+
+def test_absent_removes_the_full_reference_and_checks(module_runner, tmp_path):
+    result, calls = module_runner(
+        container_image_load.main,
+        {
+            "image": "ascend-k8sdeviceplugin:v7.3.0",
+            "engine": "containerd",
+            "state": "absent",
+        },
+        [(0, REF + "\n", ""), (0, "", ""), (0, "", "")],
+    )
+    assert result["changed"] is True and "failed" not in result
+    assert calls[1] == ["ctr", "-n", "k8s.io", "images", "rm", REF]
+
+
+def test_absent_without_the_image_changes_nothing(module_runner, tmp_path):
+    result, calls = module_runner(
+        container_image_load.main,
+        {
+            "image": "ascend-k8sdeviceplugin:v7.3.0",
+            "engine": "docker",
+            "state": "absent",
+        },
+        [(1, "", "No such image")],
+    )
+    assert result["changed"] is False and "failed" not in result
+    assert len(calls) == 1
+
+
+def test_absent_in_check_mode_removes_nothing(module_runner, tmp_path):
+    result, calls = module_runner(
+        container_image_load.main,
+        {
+            "image": "ascend-k8sdeviceplugin:v7.3.0",
+            "engine": "containerd",
+            "state": "absent",
+            "_ansible_check_mode": True,
+        },
+        [(0, REF + "\n", "")],
+    )
+    assert result["changed"] is True
+    assert len(calls) == 1
+
+
+def test_an_image_that_stays_fails_with_the_cause(module_runner, tmp_path):
+    result, _calls = module_runner(
+        container_image_load.main,
+        {
+            "image": "ascend-k8sdeviceplugin:v7.3.0",
+            "engine": "docker",
+            "state": "absent",
+        },
+        [
+            (0, "sha256:abc", ""),
+            (1, "", "image is being used by running container 1a2b"),
+            (0, "sha256:abc", ""),
+        ],
+    )
+    assert result["failed"] is True
+    assert "used by running container" in result["msg"]
+
+
+def test_present_needs_the_archive(module_runner, tmp_path):
+    result, calls = module_runner(
+        container_image_load.main,
+        {"image": "ascend-k8sdeviceplugin:v7.3.0", "engine": "containerd"},
+        [],
+    )
+    assert result["failed"] is True and "path" in result["msg"]
+    assert calls == []
