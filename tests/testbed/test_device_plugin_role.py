@@ -148,8 +148,19 @@ def test_a_wrong_kubelet_root_fails_with_both_numbers_and_the_causes(
             {"unreachable": True},
             "The Kubernetes API cannot be reached from localhost",
         ),
+        (
+            # The node's PCI functions as an Atlas 350 (A5) shows them: a family MindCluster's
+            # device plugin has no resource for (through the sysfs root test hook).
+            {"sysfs_device": "0xd806"},
+            "the NPU family A5 has no MindCluster",
+        ),
     ],
-    ids=["version-mismatch", "missing-tarball", "unreachable-cluster"],
+    ids=[
+        "version-mismatch",
+        "missing-tarball",
+        "unreachable-cluster",
+        "unknown-family",
+    ],
 )
 def test_wrong_input_is_refused_and_changes_nothing(
     converged, tmp_path, extra, message
@@ -162,6 +173,14 @@ def test_wrong_input_is_refused_and_changes_nothing(
                 re.sub(r"server: \S+", "server: https://127.0.0.1:1", handle.read())
             )
         extra["ascend_kubeconfig"] = str(bad)
+    device = extra.pop("sysfs_device", None)
+    if device:
+        cluster.node_sh(
+            "rm -rf /root/sys-other && cp -a /var/lib/ascend-sim/sys /root/sys-other && "
+            "grep -l 0xd802 /root/sys-other/bus/pci/devices/*/device | "
+            'while read -r f; do echo %s > "$f"; done' % device
+        )
+        extra["ascend_sysfs_root"] = "/root/sys-other"
     before = cluster.get("daemonset", "-n", "kube-system", manifests.DAEMONSET)
     rc, out = playbook(cluster, tmp_path, **extra)
     assert rc != 0, out
