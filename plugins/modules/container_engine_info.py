@@ -43,8 +43,8 @@ options:
   installed_services:
     description:
       - Names of the systemd services that exist. With O(state=absent) every installed engine
-        is listed in RV(engines) too, so that the runtime leaves every engine an earlier run
-        may have wired.
+        whose configuration file (O(docker_config), O(containerd_config)) exists is listed in
+        RV(engines) too, so that the runtime leaves every engine an earlier run may have wired.
     type: list
     elements: str
     default: []
@@ -292,13 +292,18 @@ def main() -> None:
         "default_runtime": None,
         "problem": "",
     }
+    config_files = {
+        "docker.service": params["docker_config"],
+        "containerd.service": params["containerd_config"],
+    }
+    installed = [
+        service
+        for service in params["installed_services"]
+        if service not in config_files or os.path.exists(config_files[service])
+    ]
     try:
         decision = decide_engines(
-            params["engine"],
-            kubelet,
-            running,
-            params["installed_services"],
-            params["state"],
+            params["engine"], kubelet, running, installed, params["state"]
         )
     except EngineRefusal as exc:
         module.fail_json(msg=str(exc), **result)
