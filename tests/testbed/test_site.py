@@ -28,6 +28,7 @@ import time
 
 import ansible_run
 import bed as bedlib
+import manifests
 import pytest
 
 MODEL, CARDS = "910B3", 8
@@ -93,8 +94,27 @@ def site(cluster, tmp_path_factory):
     site.first = out
     yield site
     bedlib.log("test_site seconds: %s" % json.dumps(site.seconds))
+    # The cluster as the other modules leave it: no device plugin, no exporter (their pods on
+    # the bed's first node hold its NPUs, and the next site.yml there would refuse it, T6).
+    cluster.kubectl("delete", "namespace", "npu-exporter", "--ignore-not-found")
+    cluster.kubectl(
+        "delete",
+        "-n",
+        "kube-system",
+        "daemonset",
+        manifests.DAEMONSET,
+        "--ignore-not-found",
+    )
     bed.leave(node)
     bedlib.docker("rm", "-f", "-v", node, check=False)
+    cluster.wait(
+        "the device plugin's and the exporter's pods gone",
+        lambda: (
+            not cluster.get("pods", "-A", "-l", "name=ascend-device-plugin-ds")["items"]
+            and not cluster.get("pods", "-n", "npu-exporter")["items"]
+        ),
+        timeout=180,
+    )
 
 
 def test_every_layer_makes_a_ready_node_with_eight_npus_and_one_in_a_pod(site):
