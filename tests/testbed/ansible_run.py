@@ -11,12 +11,19 @@ import re
 import subprocess
 import sys
 
+from bed import WORKLOAD_IMAGE
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLAYBOOK = os.path.join(ROOT, "tests", "testbed", "playbooks", "device_plugin.yml")
 ARCHIVE = os.path.join(
     ROOT, ".build", "images", "mindcluster", "ascend-k8sdeviceplugin_v7.3.0_x86_64.tar"
 )
 IMAGE = "docker.io/library/ascend-k8sdeviceplugin:v7.3.0"
+SITE = os.path.join(ROOT, "playbooks", "site.yml")
+DOCTOR = os.path.join(ROOT, "playbooks", "doctor.yml")
+IMAGES = os.path.join(ROOT, ".build", "images", "mindcluster")
+# The MindCluster release of each release set the bed has image tarballs of (make sim-images).
+MINDCLUSTER = {"25.5.0": "7.3.0", "26.1.0": "26.1.0"}
 
 
 def inventory(containers, variables=None):
@@ -42,6 +49,53 @@ def inventory(containers, variables=None):
                 }
             },
         }
+    }
+
+
+def image_archives(release):
+    """The device plugin's and the exporter's image tarballs of a release set, as variables."""
+    version = MINDCLUSTER[release]
+    return {
+        "device_plugin_image_archive": os.path.join(
+            IMAGES, "ascend-k8sdeviceplugin_v%s_x86_64.tar" % version
+        ),
+        "exporter_image_archive": os.path.join(
+            IMAGES, "npu-exporter_v%s_x86_64.tar" % version
+        ),
+    }
+
+
+def site_variables(kubeconfig, artifacts, **extra):
+    """The group variables of site.yml on the bed's nodes, as an operator writes them
+    (tools/demo.sh): the packages in `artifacts` with their sha256 (artifacts.json), the
+    Kubernetes layer with the bed's admin kubeconfig, no registry."""
+    with open(os.path.join(artifacts, "artifacts.json"), encoding="utf-8") as handle:
+        checksums = {item["file"]: item["sha256"] for item in json.load(handle)}
+    variables = {
+        # The simulator's PCI devices (the collection's one test hook).
+        "ascend_sysfs_root": "/var/lib/ascend-sim/sys",
+        "ascend_artifact_local_dir": artifacts,
+        "ascend_artifact_checksums": checksums,
+        # Debian 12 is no OS Huawei lists.
+        "ascend_compat_policy": "tolerant",
+        "ascend_runtime_verify_image": WORKLOAD_IMAGE,
+        "ascend_kubernetes": True,
+        "ascend_kubeconfig": kubeconfig,
+        "device_plugin_smoke_image": WORKLOAD_IMAGE,
+        "device_plugin_node_labels": {"accelerate": "ascend"},
+        "device_plugin_wait_timeout": 180,
+        "exporter_wait_timeout": 180,
+    }
+    variables.update(extra)
+    return variables
+
+
+def recaps(output):
+    """{host: {ok, changed, ...}} of every host in the PLAY RECAP."""
+    block = output.rsplit("PLAY RECAP", 1)[-1]
+    return {
+        host: {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", stats)}
+        for host, stats in re.findall(r"^(\S+)\s*:\s*(ok=.*)$", block, re.M)
     }
 
 
@@ -79,7 +133,7 @@ def playbook(cluster, tmp_path, *args, book=PLAYBOOK, host=None, **extra_vars):
     variables = {
         "ascend_kubeconfig": cluster.bed.kubeconfig,
         "device_plugin_image_archive": ARCHIVE,
-        "device_plugin_smoke_image": "docker.io/cubestudio/workload:latest",
+        "device_plugin_smoke_image": WORKLOAD_IMAGE,
         "device_plugin_node_labels": {"accelerate": "ascend"},
         "device_plugin_wait_timeout": 120,
         "exporter_image_archive": ARCHIVE.replace(

@@ -864,8 +864,9 @@ class Bed:
         if with_docker:
             dexec(name, DOCKER_SCRIPT, timeout=300)
 
-    def provision(self, container, train):
-        """The node as an operator leaves it after the blog posts: driver, firmware, runtime."""
+    def sim_artifacts(self):
+        """The simulated Huawei packages in .build/sim-artifacts (also in every node under
+        NODE_BUILD), with their artifacts.json; rebuilt only when the simulator changed."""
         artifacts = self.build_path("sim-artifacts")
         # The packages carry the simulator's installers: rebuilt whenever its code changed
         # (stale packages once provisioned nodes without Driver_Install_Status).
@@ -887,6 +888,11 @@ class Bed:
             )
             with open(stamp, "w", encoding="ascii") as handle:
                 handle.write(want + "\n")
+        return artifacts
+
+    def provision(self, container, train):
+        """The node as an operator leaves it after the blog posts: driver, firmware, runtime."""
+        artifacts = self.sim_artifacts()
         with open(
             os.path.join(artifacts, "artifacts.json"), encoding="utf-8"
         ) as handle:

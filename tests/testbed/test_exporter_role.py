@@ -6,9 +6,10 @@
 The device_plugin role labels the node, the exporter role deploys npu-exporter (the simulator's
 stand-in). Prometheus is Debian's (the test machine's /usr/bin/prometheus, copied into the
 node, where pod addresses are routed): it scrapes the exporter's pod, loads the role's rules
-file, and every dashboard query returns data for the node. The "for" durations of the alerts
-are proven by `promtool test rules` (tests/promtool); here the temperature alert goes pending
-when the simulator heats a chip, and clears when it cools.
+file, and every dashboard query returns data for the node. The rules are the role's with a
+short `for` for the temperature alert (exporter_alert_temperature_for=20s, set as the role sets
+it): the alert goes pending when the simulator heats a chip, fires 20 s later, and clears when
+the chip cools. The default durations are proven by `promtool test rules` (tests/promtool).
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ import pytest
 from ansible_run import ROOT, playbook, recap, task_status, validate_schemas
 from bed import docker
 
+from ansible_collections.cubestudio.ascend.plugins.module_utils._alert_rules import (
+    with_durations,
+)
+
 BOOK = os.path.join(ROOT, "tests", "testbed", "playbooks", "kubernetes.yml")
 RULES = os.path.join(ROOT, "roles", "exporter", "files", "ascend-npu.rules.yml")
 DASHBOARD = os.path.join(
@@ -31,6 +36,9 @@ DASHBOARD = os.path.join(
 )
 SIM = "/opt/ascend-sim/bin/ascend-sim"
 PROM = "http://127.0.0.1:9090"
+# How long the bed's hot chip must stay hot before its alert fires (default 5m).
+HOT_SECONDS = 20
+HOT_FOR = "%ds" % HOT_SECONDS
 
 # Enough of the Prometheus operator's CRDs for the API server to store the two kinds.
 CRDS = [
@@ -136,7 +144,10 @@ def test_with_the_operator_s_crds_it_adds_servicemonitor_and_rules(exporter, tmp
     cluster, _out = exporter
     cluster.apply(CRDS)
     time.sleep(3)  # the API server serves a new CRD after a moment
-    rc, out = playbook(cluster, tmp_path, book=BOOK, device_plugin_smoke_test=False)
+    short = {"exporter_alert_temperature_for": HOT_FOR}
+    rc, out = playbook(
+        cluster, tmp_path, book=BOOK, device_plugin_smoke_test=False, **short
+    )
     assert rc == 0, out
     monitor = cluster.get("servicemonitor", "-n", "npu-exporter", "npu-exporter")
     assert monitor["spec"]["endpoints"][0]["port"] == "http"
@@ -149,12 +160,22 @@ def test_with_the_operator_s_crds_it_adds_servicemonitor_and_rules(exporter, tmp
         "AscendNpuCountDropped",
         "AscendNpuExporterDown",
     ]
+    # The variable's duration for the temperature alert, the defaults for the others.
+    assert [r["for"] for r in rule["spec"]["groups"][0]["rules"]] == [
+        HOT_FOR,
+        "1m",
+        "10m",
+        "5m",
+        "5m",
+    ]
     # And converged: nothing changes on the next run, nor in check mode.
-    rc, out = playbook(cluster, tmp_path, book=BOOK, device_plugin_smoke_test=False)
+    rc, out = playbook(
+        cluster, tmp_path, book=BOOK, device_plugin_smoke_test=False, **short
+    )
     assert rc == 0, out
     assert recap(out, cluster.container)["changed"] == 0, out
     rc, out = playbook(
-        cluster, tmp_path, "--check", book=BOOK, device_plugin_smoke_test=False
+        cluster, tmp_path, "--check", book=BOOK, device_plugin_smoke_test=False, **short
     )
     assert rc == 0, out
     assert recap(out, cluster.container)["changed"] == 0, out
@@ -195,7 +216,9 @@ def test_render_mode_is_stable(exporter, tmp_path):
 
 @pytest.fixture()
 def prometheus(exporter):
-    """Debian's Prometheus in the node, scraping the exporter's pod with the role's rules."""
+    """Debian's Prometheus in the node, scraping the exporter's pod with the role's rules, the
+    temperature alert's `for` set to HOT_FOR the way the role sets exporter_alert_temperature_for
+    (the cubestudio.ascend.alert_rules filter); rules evaluated every 2 s."""
     cluster, _out = exporter
     target = "%s:8082" % pod_ip(cluster)
     config = (
@@ -209,8 +232,10 @@ def prometheus(exporter):
     docker(
         "cp", "/usr/bin/prometheus", "%s:/usr/local/bin/prometheus" % cluster.container
     )
-    docker(
-        "cp", RULES, "%s:/etc/cubestudio-prom/ascend-npu.rules.yml" % cluster.container
+    with open(RULES, encoding="utf-8") as handle:
+        rules = with_durations(handle.read(), {"AscendNpuTemperatureHigh": HOT_FOR})
+    cluster.node_sh(
+        "printf %%s %s > /etc/cubestudio-prom/ascend-npu.rules.yml" % shlex.quote(rules)
     )
     cluster.node_sh(
         "printf %s > /etc/cubestudio-prom/prometheus.yml" % shlex.quote(config)
@@ -271,6 +296,7 @@ def test_prometheus_scrapes_loads_the_rules_and_every_panel_has_data(prometheus)
 
 
 def test_a_hot_chip_raises_the_temperature_alert_and_it_clears(prometheus):
+    """Pending at once, firing after HOT_FOR, gone when the chip cools."""
     cluster = prometheus
 
     def alert_states():
@@ -287,9 +313,24 @@ def test_a_hot_chip_raises_the_temperature_alert_and_it_clears(prometheus):
     cluster.node_sh("%s fault set overtemp --npu 2 --temp 86 >/dev/null" % SIM)
     try:
         states = cluster.wait(
-            "the alert is pending for NPU 2", alert_states, timeout=60
+            "the alert is pending for NPU 2", alert_states, timeout=60, interval=0.5
         )
         assert states == {"2": "pending"}, states
+        pending_at = time.time()
+        states = cluster.wait(
+            "the alert fires for NPU 2",
+            lambda: alert_states() == {"2": "firing"} and alert_states(),
+            timeout=60,
+        )
+        # Not before its `for` (less the 2 s evaluation interval and the 0.5 s of polling).
+        assert time.time() - pending_at >= HOT_SECONDS - 3, states
+        (firing,) = [
+            a
+            for a in api(cluster, "/api/v1/alerts")["alerts"]
+            if a["labels"]["alertname"] == "AscendNpuTemperatureHigh"
+        ]
+        assert firing["labels"]["severity"] == "warning"
+        assert firing["annotations"]["summary"].startswith("NPU 2 on "), firing
     finally:
         cluster.node_sh("%s fault clear overtemp >/dev/null" % SIM)
     cluster.wait("the alert clears", lambda: alert_states() == {}, timeout=60)

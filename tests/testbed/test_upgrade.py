@@ -20,15 +20,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 
 import ansible_run
 import bed as bedlib
 import pytest
 from ansible_run import ROOT, recap
 
-SIM = os.path.join(ROOT, "tests", "simulator", "bin", "ascend-sim")
-IMAGES = os.path.join(ROOT, ".build", "images", "mindcluster")
 RESOURCE = "huawei.com/Ascend910"
 WORKLOAD = {
     "apiVersion": "apps/v1",
@@ -75,41 +72,18 @@ class Fleet:
         self.cluster = cluster
         self.containers = containers
         self.dir = directory
-        artifacts = os.path.join(directory, "artifacts")
-        subprocess.run(
-            [SIM, "build-artifacts", "--out", artifacts],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        with open(os.path.join(artifacts, "artifacts.json"), encoding="utf-8") as h:
-            checksums = {item["file"]: item["sha256"] for item in json.load(h)}
+        self.artifacts = cluster.bed.sim_artifacts()
         self.inventory = os.path.join(directory, "inventory.json")
-        variables = {
-            "ascend_sysfs_root": "/var/lib/ascend-sim/sys",
-            "ascend_artifact_local_dir": artifacts,
-            "ascend_artifact_checksums": checksums,
-            "ascend_container_engine": "containerd",
-            # Debian 12 is no OS Huawei lists.
-            "ascend_compat_policy": "tolerant",
-            "ascend_runtime_verify_image": bedlib.WORKLOAD_IMAGE,
-            "ascend_kubernetes": True,
-            "ascend_kubeconfig": cluster.bed.kubeconfig,
-            "device_plugin_smoke_image": bedlib.WORKLOAD_IMAGE,
-            "device_plugin_node_labels": {"accelerate": "ascend"},
-            "device_plugin_wait_timeout": 180,
-            "exporter_wait_timeout": 180,
-        }
+        variables = ansible_run.site_variables(
+            cluster.bed.kubeconfig, self.artifacts, ascend_container_engine="containerd"
+        )
         with open(self.inventory, "w", encoding="utf-8") as handle:
             json.dump(ansible_run.inventory(containers, variables), handle)
 
     def playbook(self, book, release, *args, **extra):
-        mindcluster = {"25.5.0": "7.3.0", "26.1.0": "26.1.0"}[release]
-        archive = os.path.join(IMAGES, "%s_v%s_x86_64.tar")
         extra_vars = {
             "ascend_release": release,
-            "device_plugin_image_archive": archive
-            % ("ascend-k8sdeviceplugin", mindcluster),
-            "exporter_image_archive": archive % ("npu-exporter", mindcluster),
+            **ansible_run.image_archives(release),
             **extra,
         }
         rc, out = ansible_run.run_playbook(
@@ -198,9 +172,7 @@ def test_check_mode_says_what_would_change_and_touches_nothing(fleet):
 def test_a_package_that_fails_verification_stops_the_fleet_before_any_node_is_touched(
     fleet,
 ):
-    with open(
-        os.path.join(fleet.dir, "artifacts", "artifacts.json"), encoding="utf-8"
-    ) as h:
+    with open(os.path.join(fleet.artifacts, "artifacts.json"), encoding="utf-8") as h:
         checksums = {item["file"]: item["sha256"] for item in json.load(h)}
     driver = "Ascend-hdk-910b-npu-driver_26.1.0_linux-x86_64.run"
     checksums[driver] = "0" * 64
