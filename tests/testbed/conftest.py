@@ -22,6 +22,7 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 import bed as bedlib  # noqa: E402
+import manifests  # noqa: E402
 
 
 class Cluster:
@@ -52,6 +53,20 @@ class Cluster:
             "-",
             input_data=json.dumps(items).encode(),
             check=False,
+        )
+
+    def remove_kubernetes_layer(self, exporter=True):
+        """Delete the device plugin's DaemonSet (and the exporter's namespace): the next module
+        starts without their pods, which hold the NPUs of the node they run on."""
+        if exporter:
+            self.kubectl("delete", "namespace", "npu-exporter", "--ignore-not-found")
+        self.kubectl(
+            "delete",
+            "-n",
+            "kube-system",
+            "daemonset",
+            manifests.DAEMONSET,
+            "--ignore-not-found",
         )
 
     def node_sh(self, script, check=True):

@@ -29,14 +29,7 @@ def converged(cluster, tmp_path_factory):
     rc, out = playbook(cluster, tmp_path_factory.mktemp("converge"))
     assert rc == 0, out
     yield cluster, out
-    cluster.kubectl(
-        "delete",
-        "-n",
-        "kube-system",
-        "daemonset",
-        manifests.DAEMONSET,
-        "--ignore-not-found",
-    )
+    cluster.remove_kubernetes_layer(exporter=False)
 
 
 def test_first_run_loads_applies_and_proves_one_npu(converged):

@@ -86,15 +86,7 @@ def exporter(cluster, tmp_path_factory):
     )
     assert rc == 0, out
     yield cluster, out
-    cluster.kubectl("delete", "namespace", "npu-exporter", "--ignore-not-found")
-    cluster.kubectl(
-        "delete",
-        "-n",
-        "kube-system",
-        "daemonset",
-        manifests.DAEMONSET,
-        "--ignore-not-found",
-    )
+    cluster.remove_kubernetes_layer()
     cluster.delete(CRDS)
 
 

@@ -28,7 +28,6 @@ import time
 
 import ansible_run
 import bed as bedlib
-import manifests
 import pytest
 
 MODEL, CARDS = "910B3", 8
@@ -96,15 +95,7 @@ def site(cluster, tmp_path_factory):
     bedlib.log("test_site seconds: %s" % json.dumps(site.seconds))
     # The cluster as the other modules leave it: no device plugin, no exporter (their pods on
     # the bed's first node hold its NPUs, and the next site.yml there would refuse it, T6).
-    cluster.kubectl("delete", "namespace", "npu-exporter", "--ignore-not-found")
-    cluster.kubectl(
-        "delete",
-        "-n",
-        "kube-system",
-        "daemonset",
-        manifests.DAEMONSET,
-        "--ignore-not-found",
-    )
+    cluster.remove_kubernetes_layer()
     bed.leave(node)
     bedlib.docker("rm", "-f", "-v", node, check=False)
     cluster.wait(

@@ -93,15 +93,7 @@ def deployed(cluster, tmp_path_factory):
     cluster.kubectl(
         "label", "node", cluster.node, "accelerator=huawei-Ascend910", "--overwrite"
     )
-    cluster.kubectl("delete", "namespace", "npu-exporter", "--ignore-not-found")
-    cluster.kubectl(
-        "delete",
-        "-n",
-        "kube-system",
-        "daemonset",
-        manifests.DAEMONSET,
-        "--ignore-not-found",
-    )
+    cluster.remove_kubernetes_layer()
 
 
 def test_check_mode_names_what_goes_and_removes_nothing(deployed, tmp_path):
