@@ -92,20 +92,20 @@ def test_cri_o_is_refused(module_runner, node):
     (node["proc"] / "812" / "cmdline").write_bytes(
         b"/usr/bin/kubelet\0--container-runtime-endpoint=unix:///var/run/crio/crio.sock\0"
     )
-    result, _ = module_runner(container_engine_info.main, args(node))
+    result, _calls = module_runner(container_engine_info.main, args(node))
     assert result["failed"]
     assert "unix:///var/run/crio/crio.sock (from its command line)" in result["msg"]
 
 
 def test_absent_skips_an_engine_without_its_file(module_runner, node):
-    result, _ = module_runner(
+    result, _calls = module_runner(
         container_engine_info.main,
         args(node, state="absent", installed_services=BOTH),
     )
     # containerd is the kubelet's engine; Docker's daemon.json exists, so Docker is cleaned too.
     assert result["engines"] == ["containerd", "docker"]
     node["daemon"].unlink()
-    result, _ = module_runner(
+    result, _calls = module_runner(
         container_engine_info.main,
         args(node, state="absent", installed_services=BOTH),
     )
