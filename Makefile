@@ -128,7 +128,10 @@ ee: setup ## execution environment build context (galaxy build + ansible-builder
 	ansible-builder create --file execution-environment.yml --context $(EE_DIR)/context --output-filename Containerfile
 	EE_CONTEXT=$(EE_DIR)/context python -m pytest -q -p no:cacheprovider tests/ee
 
-test: lint sanity units promtool simulator build-check ee molecule testbed ## everything CI runs
+# The same targets, scheduled so that the builds run beside lint..ee and the simulator tests and
+# the test bed beside molecule (tools/test.sh); each step is reported, its logs in .build/test-logs.
+test: ## everything CI runs: lint sanity units promtool build-check ee simulator molecule testbed
+	MAKE="$(MAKE)" tools/test.sh
 
 demo: images sim-images ## a simulated 910B node joined to the test bed's cluster, site.yml with every layer (run twice: zero changed; DEMO_ARGS="--check --diff" passes options)
 	@test -x .build/k8s/bin/kube || echo "[demo] first run: building Kubernetes v1.34 from its Go modules once (about 6-10 min on 2 cores), then the node (about 3 min)"

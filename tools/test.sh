@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# `make test`: every check CI runs, on 2 cores within the hour.
+#
+# The same targets as running them one after the other, scheduled so that waiting overlaps:
+#   1. setup (Debian packages, venv, collection tree, offline get-pip), alone;
+#   2. the checks that need no Docker (lint, sanity, units, promtool, build-check, ee) in the
+#      foreground, while the builds run beside them (node images, Kubernetes, crictl and
+#      containerd 2.x from their Go modules, the MindCluster stand-in images);
+#   3. the molecule scenarios (two at a time) in the foreground, while the simulator tests and then
+#      the test bed run beside them.
+# Every step runs even when an earlier one failed, except those that need a failed build. The
+# output of the steps beside the foreground goes to .build/test-logs/ and is printed whole when
+# the foreground is done. The exit code is non-zero if any step failed.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+LOGS="$ROOT/.build/test-logs"
+MAKE="${MAKE:-make}"
+mkdir -p "$LOGS"
+rm -f "$LOGS"/*.log "$LOGS"/*.rc
+
+declare -A RESULT SECONDS_OF
+ORDER=()
+total_start=$(date +%s)
+
+# `-o setup`: setup ran first, alone; the targets below depend on it but need not repeat it.
+mk() { "$MAKE" --no-print-directory -o setup "$@"; }
+
+# run NAME CMD...: one step in the foreground, its output on ours.
+run() {
+  local name="$1" start rc
+  shift
+  echo "=== $name"
+  start=$(date +%s)
+  "$@"
+  rc=$?
+  record "$name" "$rc" "$start"
+}
+
+record() {
+  local name="$1" rc="$2" start="$3"
+  ORDER+=("$name")
+  SECONDS_OF[$name]=$(($(date +%s) - start))
+  if [ "$rc" -eq 0 ]; then RESULT[$name]=passed; else RESULT[$name]=FAILED; fi
+  echo "=== $name: ${RESULT[$name]} (${SECONDS_OF[$name]} s)"
+}
+
+# beside NAME STEP...: steps of make (or "testbed") one after the other, in the background,
+# each into $LOGS/<step>.log with its exit code in $LOGS/<step>.rc; stops at the first failure.
+beside() {
+  local name="$1"
+  shift
+  (
+    for step in "$@"; do
+      start=$(date +%s)
+      mk "$step" >"$LOGS/$step.log" 2>&1
+      rc=$?
+      echo "$rc $start $(date +%s)" >"$LOGS/$step.rc"
+      [ "$rc" -eq 0 ] || exit "$rc"
+    done
+  ) &
+  echo "=== beside the foreground: $* (logs: .build/test-logs/)"
+}
+
+# collect STEP...: the result of steps that ran beside (a step that never ran counts as failed).
+collect() {
+  local step rc start end
+  for step in "$@"; do
+    if read -r rc start end <"$LOGS/$step.rc" 2>/dev/null; then
+      ORDER+=("$step")
+      SECONDS_OF[$step]=$((end - start))
+      if [ "$rc" -eq 0 ]; then RESULT[$step]=passed; else RESULT[$step]=FAILED; fi
+    else
+      ORDER+=("$step")
+      SECONDS_OF[$step]=0
+      RESULT[$step]="FAILED (not run: an earlier step beside failed)"
+    fi
+  done
+}
+
+show_log() {
+  local step="$1"
+  [ -f "$LOGS/$step.log" ] || return 0
+  echo "=== output of $step (beside the foreground, ${SECONDS_OF[$step]} s: ${RESULT[$step]})"
+  cat "$LOGS/$step.log"
+}
+
+run setup "$MAKE" --no-print-directory setup
+if [ "${RESULT[setup]}" != passed ]; then
+  echo "setup failed: nothing else can run" >&2
+  exit 1
+fi
+
+BUILDS=(images k8s sim-images containerd2 crictl)
+beside builds "${BUILDS[@]}"
+builds_pid=$!
+for step in lint sanity units promtool build-check ee; do
+  run "$step" mk "$step"
+done
+wait "$builds_pid"
+collect "${BUILDS[@]}"
+builds_ok=1
+for step in "${BUILDS[@]}"; do
+  [ "${RESULT[$step]}" = passed ] || builds_ok=0
+done
+
+if [ "$builds_ok" -eq 1 ]; then
+  beside bed simulator testbed
+  bed_pid=$!
+  run molecule mk molecule
+  wait "$bed_pid"
+  collect simulator testbed
+  for step in "${BUILDS[@]}"; do
+    [ "${RESULT[$step]}" = passed ] || show_log "$step"
+  done
+  show_log simulator
+  show_log testbed
+else
+  for step in "${BUILDS[@]}"; do show_log "$step"; done
+  for step in simulator molecule testbed; do
+    ORDER+=("$step")
+    SECONDS_OF[$step]=0
+    RESULT[$step]="FAILED (not run: a build failed)"
+  done
+fi
+
+echo
+echo "make test summary ($(($(date +%s) - total_start)) s in all; builds beside lint to ee, simulator and testbed beside molecule):"
+failed=0
+for step in "${ORDER[@]}"; do
+  printf '  %-12s %-8s %5s s\n' "$step" "${RESULT[$step]}" "${SECONDS_OF[$step]}"
+  [ "${RESULT[$step]}" = passed ] || failed=1
+done
+exit "$failed"
