@@ -128,7 +128,7 @@ ee: setup ## execution environment build context (galaxy build + ansible-builder
 	ansible-builder create --file execution-environment.yml --context $(EE_DIR)/context --output-filename Containerfile
 	EE_CONTEXT=$(EE_DIR)/context python -m pytest -q -p no:cacheprovider tests/ee
 
-# The same targets, scheduled so that the builds run beside lint..ee and the simulator tests and
+# The same targets, scheduled so that the builds run beside lint..simulator and
 # the test bed beside molecule (tools/test.sh); each step is reported, its logs in .build/test-logs.
 test: ## everything CI runs: lint sanity units promtool build-check ee simulator molecule testbed
 	MAKE="$(MAKE)" tools/test.sh

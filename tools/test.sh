@@ -3,11 +3,11 @@
 #
 # The same targets as running them one after the other, scheduled so that waiting overlaps:
 #   1. setup (Debian packages, venv, collection tree, offline get-pip), alone;
-#   2. the checks that need no Docker (lint, sanity, units, promtool, build-check, ee) in the
-#      foreground, while the builds run beside them (node images, Kubernetes, crictl and
-#      containerd 2.x from their Go modules, the MindCluster stand-in images);
-#   3. the molecule scenarios (two at a time) in the foreground, while the simulator tests and then
-#      the test bed run beside them.
+#   2. the checks that need no Docker (lint, sanity, units, promtool, build-check, ee), then the
+#      simulator tests (once the node images are built) in the foreground, while the builds run
+#      beside them (node images, Kubernetes, crictl and containerd 2.x from their Go modules, the
+#      MindCluster stand-in images);
+#   3. the molecule scenarios (two at a time) in the foreground, while the test bed runs beside.
 # Every step runs even when an earlier one failed, except those that need a failed build. The
 # output of the steps beside the foreground goes to .build/test-logs/ and is printed whole when
 # the foreground is done. The exit code is non-zero if any step failed.
@@ -66,7 +66,7 @@ beside() {
 collect() {
   local step rc start end
   for step in "$@"; do
-    if read -r rc start end <"$LOGS/$step.rc" 2>/dev/null; then
+    if [ -f "$LOGS/$step.rc" ] && read -r rc start end <"$LOGS/$step.rc"; then
       ORDER+=("$step")
       SECONDS_OF[$step]=$((end - start))
       if [ "$rc" -eq 0 ]; then RESULT[$step]=passed; else RESULT[$step]=FAILED; fi
@@ -97,6 +97,16 @@ builds_pid=$!
 for step in lint sanity units promtool build-check ee; do
   run "$step" mk "$step"
 done
+# The simulator tests need only the node images (the first build): they run here, while
+# Kubernetes still builds, rather than beside molecule, where the test bed is the longer side.
+while [ ! -f "$LOGS/images.rc" ] && kill -0 "$builds_pid" 2>/dev/null; do sleep 2; done
+if [ -f "$LOGS/images.rc" ] && read -r images_rc _ <"$LOGS/images.rc" && [ "$images_rc" -eq 0 ]; then
+  run simulator mk simulator
+else
+  ORDER+=(simulator)
+  SECONDS_OF[simulator]=0
+  RESULT[simulator]="FAILED (not run: the images did not build)"
+fi
 wait "$builds_pid"
 collect "${BUILDS[@]}"
 builds_ok=1
@@ -105,19 +115,15 @@ for step in "${BUILDS[@]}"; do
 done
 
 if [ "$builds_ok" -eq 1 ]; then
-  beside bed simulator testbed
+  beside bed testbed
   bed_pid=$!
   run molecule mk molecule
   wait "$bed_pid"
-  collect simulator testbed
-  for step in "${BUILDS[@]}"; do
-    [ "${RESULT[$step]}" = passed ] || show_log "$step"
-  done
-  show_log simulator
+  collect testbed
   show_log testbed
 else
   for step in "${BUILDS[@]}"; do show_log "$step"; done
-  for step in simulator molecule testbed; do
+  for step in molecule testbed; do
     ORDER+=("$step")
     SECONDS_OF[$step]=0
     RESULT[$step]="FAILED (not run: a build failed)"
@@ -125,7 +131,7 @@ else
 fi
 
 echo
-echo "make test summary ($(($(date +%s) - total_start)) s in all; builds beside lint to ee, simulator and testbed beside molecule):"
+echo "make test summary ($(($(date +%s) - total_start)) s in all; builds beside lint to simulator, testbed beside molecule):"
 failed=0
 for step in "${ORDER[@]}"; do
   printf '  %-12s %-8s %5s s\n' "$step" "${RESULT[$step]}" "${SECONDS_OF[$step]}"
