@@ -124,6 +124,10 @@ def describe(record: dict) -> str:
     )
 
 
+# The troubleshooting row (data/troubleshooting.yml) of a run refused by another run's lock.
+HELD_ROW = "T31"
+
+
 def held_message(
     path: str, host: str, record: dict | None, reason: str, ttl: int
 ) -> str:
@@ -138,8 +142,9 @@ def held_message(
         )
         expires = f" (or wait until {until}, when it expires)"
     return (
-        f"Another run holds the lock {path} on {host}: {holder}. Two runs at once on one node "
-        "would run installers over each other or flash the firmware twice. Wait until that run "
-        "ends and run again; if it is gone (its controller crashed or lost the node), remove "
-        f"{path} on the node{expires} and run again. Nothing was changed."
+        f"[{HELD_ROW}] Another run holds the lock {path} on {host}: {holder}. Two runs at once on "
+        "one node would run installers over each other or flash the firmware twice. Wait until "
+        "that run ends and run again; if it is gone (its controller crashed or lost the node), "
+        f"remove {path} on the node{expires} and run again. Nothing was changed. See "
+        f"{HELD_ROW} in docs/troubleshooting.md."
     )

@@ -17,7 +17,8 @@ description:
     controller host, the pid of C(ansible-playbook) there, the user, O(what), the start time. It
     outlives a dropped connection and a reboot of the node.
   - With O(state=held) the lock is taken; a lock of another run fails the task with a message
-    that names that run and says how to go on. This run may take its own lock again.
+    that starts with its troubleshooting row, C([T31]), names that run and says how to go on.
+    This run may take its own lock again.
   - A lock is stale and taken over when it is older than O(ttl), or when its run used this same
     controller and its C(ansible-playbook) process no longer exists (a run that was killed or
     lost the node), or when the file is damaged and older than a minute.

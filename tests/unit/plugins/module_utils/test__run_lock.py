@@ -111,9 +111,9 @@ def test_message_names_the_run_the_way_out_and_nothing_changed():
     msg = held_message("/var/lib/cubestudio-ascend/run.lock", "node-1", rec, "", TTL)
     assert describe(rec) in msg
     assert msg.startswith(
-        "Another run holds the lock /var/lib/cubestudio-ascend/run.lock on node-1: the run of npu_driver by ops "
+        "[T31] Another run holds the lock /var/lib/cubestudio-ascend/run.lock on node-1: the run of npu_driver by ops "
         "on ops-01 (ansible-playbook pid 200), started 2025-12-04 09:20:00 UTC."
     )
     assert "remove /var/lib/cubestudio-ascend/run.lock on the node" in msg
     assert "wait until 2025-12-04 13:20:00 UTC, when it expires" in msg
-    assert msg.endswith("Nothing was changed.")
+    assert msg.endswith("Nothing was changed. See T31 in docs/troubleshooting.md.")

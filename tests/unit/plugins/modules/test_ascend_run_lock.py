@@ -170,7 +170,7 @@ def test_cli_refuses_a_live_run(ansible_adhoc, tmp_path):
     )
     assert (rc, status) == (2, "localhost | FAILED!")
     assert result["msg"].startswith(
-        f"Another run holds the lock {path} on localhost: the run of npu_driver by"
+        f"[T31] Another run holds the lock {path} on localhost: the run of npu_driver by"
     )
     assert f"(ansible-playbook pid {os.getpid()})" in result["msg"]
     assert "exception" not in result
