@@ -45,9 +45,25 @@ options:
       - Huawei's install root (C(--install-path) of the installers) as seen on the node.
       - Default is read from C(/etc/ascend_install.info), else C(/usr/local/Ascend).
     type: path
+  reuse:
+    description:
+      - Answer from the facts this same run of C(ansible-playbook) already read with O(reuse=true)
+        and the same O(root), O(sysfs_root), O(state_dir) and O(install_path), without asking
+        the node again. A read without O(reuse) in between (every full run of a layer role reads
+        the node at its start and its end) clears that, as do facts of another run (a fact
+        cache); then the node is read.
+      - For reads where nothing changed the node since the last one, such as the layer roles'
+        fast re-run checks, one after the other. Handled on the controller by the action
+        plugin; C(reused) in the result says whether the node was asked.
+    type: bool
+    default: false
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.facts_module
+attributes:
+  action:
+    description: Runs as an action plugin on the controller (O(reuse)), which runs the module on the node.
+    support: full
 notes:
   - The C(latest) CANN package of a kind is the one the C(latest) link (old layout, for example
     C(ascend-toolkit/latest)) or the C(cann) link (CANN 8.5.0 and later) points at; without such
@@ -80,6 +96,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+reused:
+  description: True when the facts came from an earlier read of this run (O(reuse)), false when the node was read.
+  returned: success
+  type: bool
+  sample: false
 ansible_facts:
   description: Facts to add to the host's facts.
   returned: always
@@ -98,6 +119,12 @@ ansible_facts:
           description: The O(sysfs_root) that was read.
           type: str
           sample: /sys
+        read:
+          description:
+            - With O(reuse=true), the run and the options of the read, which a later read with
+              O(reuse=true) compares; null after a read without it.
+          type: dict
+          sample: {"run": "ops-01:81723:5512345", "options": {"root": "/", "sysfs_root": "/sys", "state_dir": "/var/lib/cubestudio-ascend", "install_path": null}}
         install_path:
           description: Install root used for the driver, CANN and the docker runtime.
           type: str
@@ -530,6 +557,8 @@ def main() -> None:
             "sysfs_root": {"type": "path", "default": "/sys"},
             "install_path": {"type": "path"},
             "state_dir": {"type": "path", "default": "/var/lib/cubestudio-ascend"},
+            # Handled by the action plugin on the controller.
+            "reuse": {"type": "bool", "default": False},
         },
         supports_check_mode=True,
     )

@@ -12,9 +12,10 @@ import pytest
 
 @pytest.fixture
 def run_action():
-    """run_action(module, args, check_mode=False) -> the result of module.ActionModule.run."""
+    """run_action(module, args, check_mode=False, task_vars=None) -> the result of
+    module.ActionModule.run."""
 
-    def run(module, args: dict, check_mode: bool = False) -> dict:
+    def run(module, args: dict, check_mode: bool = False, task_vars=None) -> dict:
         task = mock.MagicMock()
         task.args = args
         task.async_val = 0
@@ -25,6 +26,6 @@ def run_action():
         action = module.ActionModule(
             task, connection, mock.MagicMock(), mock.MagicMock(), mock.MagicMock(), None
         )
-        return action.run(task_vars={})
+        return action.run(task_vars=task_vars or {})
 
     return run
