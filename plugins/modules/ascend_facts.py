@@ -124,7 +124,9 @@ ansible_facts:
             - With O(reuse=true), the run and the options of the read, which a later read with
               O(reuse=true) compares; null after a read without it.
           type: dict
-          sample: {"run": "ops-01:81723:5512345", "options": {"root": "/", "sysfs_root": "/sys", "state_dir": "/var/lib/cubestudio-ascend", "install_path": null}}
+          sample:
+            run: "ops-01:81723:5512345"
+            options: {"root": "/", "sysfs_root": "/sys", "state_dir": "/var/lib/cubestudio-ascend", "install_path": null}
         install_path:
           description: Install root used for the driver, CANN and the docker runtime.
           type: str
