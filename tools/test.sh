@@ -39,17 +39,27 @@ run() {
 
 record() {
   local name="$1" rc="$2" start="$3"
-  ORDER+=("$name")
-  SECONDS_OF[$name]=$(($(date +%s) - start))
-  if [ "$rc" -eq 0 ]; then RESULT[$name]=passed; else RESULT[$name]=FAILED; fi
+  result "$name" "$rc" "$(($(date +%s) - start))"
   echo "=== $name: ${RESULT[$name]} (${SECONDS_OF[$name]} s)"
 }
 
-# beside NAME STEP...: steps of make (or "testbed") one after the other, in the background,
-# each into $LOGS/<step>.log with its exit code in $LOGS/<step>.rc; stops at the first failure.
+# result NAME RC SECONDS: a step's line in the summary.
+result() {
+  ORDER+=("$1")
+  SECONDS_OF[$1]=$3
+  if [ "$2" -eq 0 ]; then RESULT[$1]=passed; else RESULT[$1]=FAILED; fi
+}
+
+# not_run NAME WHY: a step that could not run counts as failed, never as passed.
+not_run() {
+  ORDER+=("$1")
+  SECONDS_OF[$1]=0
+  RESULT[$1]="FAILED (not run: $2)"
+}
+
+# beside STEP...: make targets one after the other, in the background, each into
+# $LOGS/<step>.log with its exit code in $LOGS/<step>.rc; stops at the first failure.
 beside() {
-  local name="$1"
-  shift
   (
     for step in "$@"; do
       start=$(date +%s)
@@ -67,13 +77,9 @@ collect() {
   local step rc start end
   for step in "$@"; do
     if [ -f "$LOGS/$step.rc" ] && read -r rc start end <"$LOGS/$step.rc"; then
-      ORDER+=("$step")
-      SECONDS_OF[$step]=$((end - start))
-      if [ "$rc" -eq 0 ]; then RESULT[$step]=passed; else RESULT[$step]=FAILED; fi
+      result "$step" "$rc" "$((end - start))"
     else
-      ORDER+=("$step")
-      SECONDS_OF[$step]=0
-      RESULT[$step]="FAILED (not run: an earlier step beside failed)"
+      not_run "$step" "an earlier step beside failed"
     fi
   done
 }
@@ -92,7 +98,7 @@ if [ "${RESULT[setup]}" != passed ]; then
 fi
 
 BUILDS=(images k8s sim-images containerd2 crictl)
-beside builds "${BUILDS[@]}"
+beside "${BUILDS[@]}"
 builds_pid=$!
 for step in lint sanity units promtool build-check ee; do
   run "$step" mk "$step"
@@ -103,9 +109,7 @@ while [ ! -f "$LOGS/images.rc" ] && kill -0 "$builds_pid" 2>/dev/null; do sleep 
 if [ -f "$LOGS/images.rc" ] && read -r images_rc _ <"$LOGS/images.rc" && [ "$images_rc" -eq 0 ]; then
   run simulator mk simulator
 else
-  ORDER+=(simulator)
-  SECONDS_OF[simulator]=0
-  RESULT[simulator]="FAILED (not run: the images did not build)"
+  not_run simulator "the images did not build"
 fi
 wait "$builds_pid"
 collect "${BUILDS[@]}"
@@ -115,7 +119,7 @@ for step in "${BUILDS[@]}"; do
 done
 
 if [ "$builds_ok" -eq 1 ]; then
-  beside bed testbed
+  beside testbed
   bed_pid=$!
   run molecule mk molecule
   wait "$bed_pid"
@@ -123,11 +127,7 @@ if [ "$builds_ok" -eq 1 ]; then
   show_log testbed
 else
   for step in "${BUILDS[@]}"; do show_log "$step"; done
-  for step in molecule testbed; do
-    ORDER+=("$step")
-    SECONDS_OF[$step]=0
-    RESULT[$step]="FAILED (not run: a build failed)"
-  done
+  for step in molecule testbed; do not_run "$step" "a build failed"; done
 fi
 
 echo
