@@ -19,8 +19,9 @@ export ANSIBLE_CONFIG := $(ROOT)/ansible.cfg
 export CUBESTUDIO_NODE_IMAGE ?= $(shell tools/bootstrap.sh image-name)
 MOLECULE_ARGS ?=
 SCENARIO ?=
-# Go module and build caches of tools/gobuild.sh and the Go tests (kept between runs).
-export GO_CACHE ?= $(ROOT)/.build/go
+# Go module and build caches of tools/gobuild.sh and the Go tests, and the binaries it built
+# (by content): outside the checkout, so that every checkout and CI's fresh clone reuse them.
+export GO_CACHE ?= $(HOME)/.cache/cubestudio-ascend/go
 GO_TEST := GOMODCACHE=$(GO_CACHE)/mod GOCACHE=$(GO_CACHE)/build GOFLAGS=-mod=readonly GOTOOLCHAIN=local go
 
 .PHONY: help setup images lint sanity units promtool simulator sim-images molecule build-check ee test demo k8s crictl containerd2 cluster testbed cluster-clean bench demo-clean docs clean

@@ -8,8 +8,10 @@
 #
 # MODULE_DIR may also be a module outside the repo's sources that a go.mod in .build names
 # (the tool modules: containerd, crictl, CNI plugins). Caches: GOMODCACHE and GOCACHE below
-# $GO_CACHE (default .build/go), which the Makefile keeps between runs; CI starts without
-# them. GOFLAGS=-mod=readonly: go.sum is the pin, a build never edits it.
+# $GO_CACHE (default ~/.cache/cubestudio-ascend/go, outside the checkout), kept between runs
+# and shared by every checkout; the linked binaries are kept there too ($GO_CACHE/out, by stamp),
+# so a fresh clone copies a program it built before instead of linking it again (the kube
+# link alone takes minutes). GOFLAGS=-mod=readonly: go.sum is the pin, a build never edits it.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,7 +23,7 @@ shift 3
 case "$module" in /*) ;; *) module="$ROOT/$module" ;; esac
 case "$out" in /*) ;; *) out="$ROOT/$out" ;; esac
 
-GO_CACHE="${GO_CACHE:-$ROOT/.build/go}"
+GO_CACHE="${GO_CACHE:-$HOME/.cache/cubestudio-ascend/go}"
 export GOMODCACHE="$GO_CACHE/mod" GOCACHE="$GO_CACHE/build"
 export GOFLAGS="-mod=readonly" GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
 command -v go >/dev/null || { echo "gobuild: no go on PATH (Go 1.26 is part of the machine)" >&2; exit 1; }
@@ -40,11 +42,17 @@ stamp="$out.stamp"
 if [ -x "$out" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
   exit 0
 fi
-mkdir -p "$(dirname "$out")" "$GOMODCACHE" "$GOCACHE"
+mkdir -p "$(dirname "$out")" "$GOMODCACHE" "$GOCACHE" "$GO_CACHE/out"
+kept="$GO_CACHE/out/$(basename "$out")-$want"
+if [ -x "$kept" ]; then
+  cp "$kept" "$out.tmp" && mv "$out.tmp" "$out" && echo "$want" >"$stamp"
+  exit 0
+fi
 start=$(date +%s)
 printf '\033[1m[gobuild]\033[0m %s -> %s (cold builds of Kubernetes take many minutes on 2 cores)\n' \
   "$pkg" "${out#"$ROOT"/}" >&2
 (cd "$module" && go build -trimpath -o "$out.tmp" "$@" "$pkg")
+cp "$out.tmp" "$kept.tmp" && mv "$kept.tmp" "$kept"
 mv "$out.tmp" "$out"
 echo "$want" >"$stamp"
 printf '\033[1m[gobuild]\033[0m %s built in %d s\n' "${out#"$ROOT"/}" "$(( $(date +%s) - start ))" >&2
