@@ -61,6 +61,32 @@ def validate_catalogue(data) -> dict:
     return data
 
 
+def flag_names(command) -> list:
+    """The flag names of a command line (``-a=1 --b=x -c`` -> a, b, c), in order."""
+    names = []
+    for word in str(command).split():
+        if word.startswith("-") and word.strip("-"):
+            names.append(word.lstrip("-").split("=", 1)[0])
+    return names
+
+
+def check_flags(spec: dict, component: str, version, flags) -> None:
+    """Refuse a flag the release's binary does not define (the catalogue's ``flags`` table,
+    from Huawei's flag definitions of that tag): such a flag stops the binary at start with
+    "flag provided but not defined" and the DaemonSet crash-loops."""
+    defined = (spec.get("flags") or {}).get(str(version))
+    if defined is None:
+        return
+    unknown = [name for name in flag_names(" ".join(flags)) if name not in defined]
+    if unknown:
+        raise PlanError(
+            "%s %s does not define the flag(s) %s: its binary would stop at start with "
+            "'flag provided but not defined'. Fix: data/mindcluster.yml (the release's flags "
+            "and the versions from which the collection passes them)"
+            % (component, version, ", ".join("-" + n for n in unknown))
+        )
+
+
 def family_of(catalogue: dict, npu_family) -> tuple:
     """(family name, family entry) of an ascend_facts npu_family; PlanError when unknown."""
     for name, family in catalogue["families"].items():
@@ -219,6 +245,7 @@ def plan(catalogue: dict, params: dict) -> dict:
         volumes.append(
             ["docker", "/run/docker", "/run/docker", True, "DirectoryOrCreate"]
         )
+    check_flags(spec, "the device plugin", version, flags)
     image, pull_policy = image_and_policy(spec["image"], version, params)
     return {
         "family": family_name,
@@ -238,6 +265,7 @@ def plan(catalogue: dict, params: dict) -> dict:
         "image_pull_policy": pull_policy,
         "command": "device-plugin " + " ".join(flags),
         "healthz_port": spec["healthz_port"] if healthz else None,
+        "healthz_path": spec.get("healthz_path", "/"),
         "env": env,
         "volumes": volumes,
         "log_dir": spec["log_dir"],
@@ -307,6 +335,7 @@ def exporter_plan(catalogue: dict, params: dict) -> dict:
             "--enable-healthz=true",
             "--healthz-address=%d" % spec["healthz_port"],
         ]
+    check_flags(spec, "npu-exporter", version, flags)
     image, pull_policy = image_and_policy(spec["image"], version, params)
     return {
         "engine": engine,
@@ -317,6 +346,7 @@ def exporter_plan(catalogue: dict, params: dict) -> dict:
         "command": "umask 027; npu-exporter " + " ".join(flags),
         "port": port,
         "healthz_port": spec["healthz_port"] if healthz else None,
+        "healthz_path": spec.get("healthz_path", "/"),
         "log_dir": spec["log_dir"],
         "volumes": [list(v) for v in spec["volumes"]]
         + [list(v) for v in spec["engines"][engine]["volumes"]],

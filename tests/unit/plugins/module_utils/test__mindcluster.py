@@ -15,6 +15,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._mindcluster imp
     PlanError,
     accelerator_type,
     exporter_plan,
+    flag_names,
     healthy_chips,
     plan,
     validate_catalogue,
@@ -64,8 +65,8 @@ def test_an_8_card_910b_node():
     assert p["warnings"] == []
     assert p["image"] == "ascend-k8sdeviceplugin:v7.3.0"
     assert p["image_pull_policy"] == "Never"
-    # 7.x: no -useAscendDocker (gone from main.go), no healthz yet; the sockets mounted by the
-    # DaemonSet itself (MOUNT_BY_RUNTIME_FOR_DP only from 26.1.0).
+    # 7.x: no -useAscendDocker (defined until 26.0.0 but ignored since 7.0), no healthz yet (from
+    # 26.1.0); the sockets mounted by the DaemonSet itself (MOUNT_BY_RUNTIME_FOR_DP from 26.1.0).
     assert "-useAscendDocker" not in p["command"]
     assert "healthz" not in p["command"]
     assert ["NODE_NAME", None] in p["env"]
@@ -196,7 +197,69 @@ def test_exporter_follows_the_kubelet_s_engine():
     assert exporter(node_runtime="")["engine"] == "containerd"
     # An explicit engine wins over the Node's.
     assert exporter(engine="docker")["engine"] == "docker"
-    assert "--healthz-address=11256" in exporter(version="26.0.0")["command"]
+    assert "--healthz-address=11256" in exporter(version="26.1.0")["command"]
+
+
+# The releases whose binaries the test bed builds from Huawei's source (tests/mindcluster).
+RELEASES = ("7.3.0", "26.0.0", "26.1.0")
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_every_rendered_flag_is_defined_by_its_release(version):
+    """The command lines both plans render pass only flags the release's binary defines:
+    v26.0.0 has no healthz flags (the real binary exits 2 on them), v26.1.0 no
+    -useAscendDocker. The flag sets are the catalogue's, from Huawei's flag definitions of
+    each tag (tests/mindcluster checks them against the real binaries' -h)."""
+    for component, command, spec in (
+        (
+            "device-plugin",
+            plan(CATALOGUE, params(version=version))["command"],
+            CATALOGUE["device_plugin"],
+        ),
+        ("npu-exporter", exporter(version=version)["command"], CATALOGUE["exporter"]),
+        (
+            "npu-exporter",
+            exporter(version=version, engine="docker")["command"],
+            CATALOGUE["exporter"],
+        ),
+    ):
+        names = flag_names(command)
+        assert names, command
+        undefined = sorted(set(names) - set(spec["flags"][version]))
+        assert not undefined, (component, version, command)
+    dp = plan(CATALOGUE, params(version=version))["command"]
+    ex = exporter(version=version)["command"]
+    healthz = version == "26.1.0"
+    assert ("--enable-healthz=true" in dp) is healthz
+    assert ("--enable-healthz=true" in ex) is healthz
+
+
+def test_the_healthz_flags_start_with_26_1_0():
+    assert "healthz" not in plan(CATALOGUE, params(version="26.0.0"))["command"]
+    assert "healthz" not in exporter(version="26.0.0")["command"]
+    assert plan(CATALOGUE, params(version="26.0.0"))["healthz_port"] is None
+
+
+def test_a_flag_the_release_does_not_define_is_refused():
+    broken = copy.deepcopy(CATALOGUE)
+    broken["device_plugin"]["healthz_from"] = "26.0.0"
+    with pytest.raises(
+        PlanError, match=r"26\.0\.0 does not define the flag.*-enable-healthz"
+    ):
+        plan(broken, params(version="26.0.0"))
+    broken["exporter"]["healthz_from"] = "7.0.0"
+    with pytest.raises(PlanError, match=r"npu-exporter 7\.3\.0 does not define"):
+        exporter_plan(broken, {"version": "7.3.0", "engine": "containerd"})
+
+
+def test_flag_names():
+    assert flag_names(
+        "umask 027; npu-exporter -port=8082 --enable-healthz=true -x"
+    ) == [
+        "port",
+        "enable-healthz",
+        "x",
+    ]
 
 
 @pytest.mark.parametrize(
