@@ -33,6 +33,7 @@ ARGUMENT_SPEC = {
     "kubelet_root": {"type": "str", "default": "/var/lib/kubelet"},
     "extra_labels": {"type": "dict", "default": {}},
     "node_name": {"type": "str", "required": True},
+    "stack": {"type": "dict", "default": {}},
     "catalogue_file": {"type": "path"},
 }
 
@@ -136,6 +137,43 @@ def healthy_chips(npu_smi: dict) -> int:
     )
 
 
+def label_value(text) -> str:
+    """A version as a valid label value: every character outside [-A-Za-z0-9_.] becomes '_',
+    leading and trailing non-alphanumerics go, 63 characters at most (e.g. ``8.1.RC1`` stays,
+    ``24.1.rc3 B100`` becomes ``24.1.rc3_B100``)."""
+    value = re.sub(r"[^-A-Za-z0-9_.]", "_", str(text))[:63]
+    return re.sub(r"^[^A-Za-z0-9]+|[^A-Za-z0-9]+$", "", value)
+
+
+def stack_versions(stack: dict) -> dict:
+    """{driver, firmware, cann, runtime: version or None} of ascend_facts' ``ascend`` fact."""
+    stack = stack or {}
+
+    def version_of(key):
+        entry = stack.get(key) or {}
+        return entry.get("version") if isinstance(entry, dict) else None
+
+    return {
+        "driver": version_of("driver"),
+        "firmware": version_of("firmware"),
+        "cann": version_of("cann"),
+        "runtime": version_of("docker_runtime"),
+    }
+
+
+def version_labels(catalogue: dict, stack: dict) -> dict:
+    """The node's stack versions as the collection's labels (``cubestudio.ascend/<part>-version``,
+    catalogue ``version_labels``); a part that is not installed gets no label."""
+    names = catalogue.get("version_labels") or {}
+    labels = {}
+    for part, version in stack_versions(stack).items():
+        if part in names and version:
+            value = label_value(version)
+            if value:
+                labels[names[part]] = value
+    return labels
+
+
 def _check_labels(labels: dict) -> None:
     for key, value in labels.items():
         if not isinstance(value, str) or not _LABEL_VALUE.match(value):
@@ -175,6 +213,7 @@ def plan(catalogue: dict, params: dict) -> dict:
     value, warning = accelerator_type(catalogue, params.get("board_id"), npu_count)
     if value:
         labels["accelerator-type"] = value
+    labels.update(version_labels(catalogue, params.get("stack") or {}))
     extra = {str(k): v for k, v in (params.get("extra_labels") or {}).items()}
     if warning and "accelerator-type" not in extra:
         warnings.append(warning)

@@ -60,6 +60,18 @@ options:
     description: The node's name in Kubernetes.
     type: str
     required: true
+  stack:
+    description:
+      - The C(ascend) fact of M(cubestudio.ascend.ascend_facts). The installed driver, firmware,
+        CANN and Ascend Docker Runtime versions become the node labels
+        C(cubestudio.ascend/driver-version), C(cubestudio.ascend/firmware-version),
+        C(cubestudio.ascend/cann-version) and C(cubestudio.ascend/runtime-version); a part that is
+        not installed gets no label.
+      - A value is made valid for label syntax by replacing every character outside
+        C([-A-Za-z0-9_.]) with C(_), dropping non-alphanumerics at both ends and cutting it to 63
+        characters (C(8.1.RC1) stays C(8.1.RC1)).
+    type: dict
+    default: {}
   catalogue_file:
     description: A site copy of C(data/mindcluster.yml) (same structure).
     type: path

@@ -145,6 +145,24 @@ def test_every_layer_makes_a_ready_node_with_eight_npus_and_one_in_a_pod(site):
         "spec.nodeName=" + site.node,
     )["items"]
     assert [p["status"]["phase"] for p in pods] == ["Running"], pods
+    # The stack's versions as the collection's node labels, equal to what the node has.
+    labels = node["metadata"]["labels"]
+    installed = {
+        "driver": site.sh(
+            "sed -n 's/^Version=//p' /usr/local/Ascend/driver/version.info"
+        ),
+        "firmware": site.sh(
+            "sed -n 's/^Version=//p' /usr/local/Ascend/firmware/version.info"
+        ),
+        "runtime": site.sh(
+            "sed -n 's/^version=v*//p' "
+            "/usr/local/Ascend/Ascend-Docker-Runtime/ascend_docker_runtime_install.info"
+        ),
+    }
+    for part, version in installed.items():
+        assert version.strip(), part
+        assert labels["cubestudio.ascend/%s-version" % part] == version.strip(), labels
+    assert labels["cubestudio.ascend/cann-version"], labels
 
 
 def test_a_second_run_and_check_mode_change_nothing_on_any_host(site):

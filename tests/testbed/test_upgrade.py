@@ -255,6 +255,11 @@ def test_after_the_fix_the_roll_upgrades_every_node_one_after_the_other(fleet):
             )
             == 8
         )
+    # The collection's version labels followed the upgrade on both nodes.
+    for container in (first, second):
+        labels = fleet.cluster.get("node", container)["metadata"]["labels"]
+        assert labels["cubestudio.ascend/driver-version"] == "26.1.0", labels
+        assert labels["cubestudio.ascend/runtime-version"] == "26.1.0", labels
     # One batch after the other: the second node's drain comes after the first's uncordon.
     assert out.count("TASK [Cordon and drain the node") == 2, out[-4000:]
     ds = fleet.cluster.get(

@@ -17,6 +17,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._mindcluster imp
     exporter_plan,
     flag_names,
     healthy_chips,
+    label_value,
     plan,
     validate_catalogue,
 )
@@ -274,3 +275,44 @@ def test_flag_names():
 def test_exporter_bad_input_names_the_cause(kw, message):
     with pytest.raises(PlanError, match=message):
         exporter(**kw)
+
+
+STACK = {
+    "driver": {"version": "25.5.0", "package_version": "25.5.0"},
+    "firmware": {"version": "7.8.0.5.216"},
+    "cann": {"version": "8.1.RC1", "latest": {"toolkit": {"version": "8.1.RC1"}}},
+    "docker_runtime": {"version": "7.3.0", "version_raw": "v7.3.0"},
+}
+
+
+def test_the_stack_s_versions_become_the_collection_s_labels():
+    labels = plan(CATALOGUE, params(stack=STACK))["labels"]
+    assert {k: v for k, v in labels.items() if k.startswith("cubestudio.ascend/")} == {
+        "cubestudio.ascend/driver-version": "25.5.0",
+        "cubestudio.ascend/firmware-version": "7.8.0.5.216",
+        "cubestudio.ascend/cann-version": "8.1.RC1",
+        "cubestudio.ascend/runtime-version": "7.3.0",
+    }
+    # A part that is not installed gets no label; no stack, no version label at all.
+    partial = plan(CATALOGUE, params(stack=dict(STACK, cann=None, firmware=None)))[
+        "labels"
+    ]
+    assert "cubestudio.ascend/cann-version" not in partial
+    assert "cubestudio.ascend/firmware-version" not in partial
+    assert not any(
+        k.startswith("cubestudio.ascend/") for k in plan(CATALOGUE, params())["labels"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("version", "value"),
+    [
+        ("24.1.rc3", "24.1.rc3"),
+        ("24.1.rc3 B100", "24.1.rc3_B100"),
+        ("v7.3.0+build/1", "v7.3.0_build_1"),
+        ("-1.0-", "1.0"),
+        ("9" * 70, "9" * 63),
+    ],
+)
+def test_a_version_is_made_a_valid_label_value(version, value):
+    assert label_value(version) == value
