@@ -22,9 +22,8 @@ SCENARIO ?=
 # Go module and build caches of tools/gobuild.sh and the Go tests, and the binaries it built
 # (by content): outside the checkout, so that every checkout and CI's fresh clone reuse them.
 export GO_CACHE ?= $(HOME)/.cache/cubestudio-ascend/go
-GO_TEST := GOMODCACHE=$(GO_CACHE)/mod GOCACHE=$(GO_CACHE)/build GOFLAGS=-mod=readonly GOTOOLCHAIN=local go
 
-.PHONY: help setup images lint sanity units promtool simulator sim-images molecule build-check ee test demo k8s crictl containerd2 cluster testbed cluster-clean bench demo-clean docs clean
+.PHONY: help setup images lint sanity units promtool simulator mindcluster molecule build-check ee test demo k8s crictl containerd2 cluster testbed cluster-clean bench demo-clean docs clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -55,12 +54,14 @@ promtool: setup ## the exporter's alert rules: promtool check rules and promtool
 units: setup ## ansible-test units
 	tools/ansible_test.sh units --python $(PYTHON_VERSION) --color no
 
-simulator: images ## tests of the Ascend node simulator (installers' CLI, npu-smi golden tests, libdcmi, Go stand-ins)
-	cd tests/simulator/k8s && $(GO_TEST) test ./...
+simulator: images ## tests of the Ascend node simulator (installers' CLI, npu-smi golden tests, libdcmi, hccn_tool)
 	PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/simulator tests/cri
 
-sim-images: setup ## MindCluster image tarballs of the device-plugin and npu-exporter stand-ins (.build/images/mindcluster)
-	python tests/simulator/k8s/build_images.py --out $(ROOT)/.build/images/mindcluster
+# Huawei's real device plugin and npu-exporter of each MindCluster tag, built from Huawei's source
+# (MINDCLUSTER_SRC, default ../shared/mindcluster; never copied into the collection) with the
+# flags of their build.sh, caches and binaries in MINDCLUSTER_CACHE (~/.cache/cubestudio-ascend).
+mindcluster: setup ## Huawei's device plugin and npu-exporter (7.3.0, 26.0.0, 26.1.0) from their source, as release image tarballs in .build/images/mindcluster (cold: ~15 min)
+	python tests/mindcluster/build_images.py --out $(ROOT)/.build/images/mindcluster
 
 # Kubernetes from the Go modules pinned in tests/testbed/go.mod: one multi-call binary (apiserver,
 # controller-manager, scheduler, kubelet, kube-proxy, kubectl, etcd) and a static pause binary.
@@ -102,12 +103,12 @@ containerd2: setup ## containerd 2.x (containerd, ctr, runc shim) from the pinne
 crictl: setup ## crictl (sigs.k8s.io/cri-tools) from tests/tools/crictl into .build/k8s/bin (the CRI client of the tests)
 	CGO_ENABLED=0 tools/gobuild.sh tests/tools/crictl .build/k8s/bin/crictl sigs.k8s.io/cri-tools/cmd/crictl -ldflags "-s -w -X sigs.k8s.io/cri-tools/pkg/version.Version=$(CRICTL_VERSION)"
 
-cluster: k8s images sim-images ## control plane + BED_NODES simulated Ascend nodes (default 1), admin kubeconfig in .build/cluster/kubeconfig
+cluster: k8s images mindcluster ## control plane + BED_NODES simulated Ascend nodes (default 1), admin kubeconfig in .build/cluster/kubeconfig
 	python tests/testbed/bed.py up
 
-testbed: k8s images sim-images ## the test-bed tests (tests/testbed) on a cluster of their own, removed afterwards (also on failure)
+testbed: k8s images mindcluster ## the test-bed tests (tests/testbed) on a cluster of their own, removed afterwards (also on failure)
 	python tests/testbed/bed.py down >/dev/null
-	rc=0; python tests/testbed/bed.py up && PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/testbed || rc=$$?; \
+	rc=0; python tests/testbed/bed.py up && PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/mindcluster tests/testbed || rc=$$?; \
 	python tests/testbed/bed.py down; exit $$rc
 
 cluster-clean: ## remove the test bed's containers, network and .build/cluster
@@ -134,12 +135,12 @@ ee: setup ## execution environment build context (galaxy build + ansible-builder
 test: ## everything CI runs: lint sanity units promtool build-check ee simulator molecule testbed
 	MAKE="$(MAKE)" tools/test.sh
 
-demo: images sim-images ## a simulated 910B node joined to the test bed's cluster, site.yml with every layer (run twice: zero changed; DEMO_ARGS="--check --diff" passes options)
+demo: images mindcluster ## a simulated 910B node joined to the test bed's cluster, site.yml with every layer (run twice: zero changed; DEMO_ARGS="--check --diff" passes options)
 	@test -x .build/k8s/bin/kube || echo "[demo] first run: building Kubernetes v1.34 from its Go modules once (about 6-10 min on 2 cores), then the node (about 3 min)"
 	@$(MAKE) --no-print-directory k8s
 	tools/demo.sh $(if $(DEMO_ARGS),-- $(DEMO_ARGS))
 
-bench: images sim-images ## re-run against the floor on the demo node; converge and re-run of 1, 4, 8 nodes, bytes, projections: docs/benchmarks.md (~25 min)
+bench: images mindcluster ## re-run against the floor on the demo node; converge and re-run of 1, 4, 8 nodes, bytes, projections: docs/benchmarks.md (~25 min)
 	@$(MAKE) --no-print-directory k8s
 	python tools/bench.py
 

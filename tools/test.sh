@@ -5,9 +5,10 @@
 #   1. setup (Debian packages, venv, collection tree, offline get-pip), alone;
 #   2. the checks that need no Docker (lint, sanity, units, promtool, build-check, ee), then the
 #      simulator tests (once the node images are built) in the foreground, while the builds run
-#      beside them (node images, Kubernetes, crictl and containerd 2.x from their Go modules, the
-#      MindCluster stand-in images);
-#   3. the molecule scenarios (two at a time) in the foreground, while the test bed runs beside.
+#      beside them (node images, containerd 2.x and crictl, Kubernetes from their Go modules,
+#      the device plugin and npu-exporter built from Huawei's source, in that order);
+#   3. the molecule scenarios (two at a time) in the foreground as soon as their builds are done,
+#      while the test bed runs beside once the rest is built.
 # Every step runs even when an earlier one failed, except those that need a failed build. The
 # output of the steps beside the foreground goes to .build/test-logs/ and is printed whole when
 # the foreground is done. The exit code is non-zero if any step failed.
@@ -97,37 +98,65 @@ if [ "${RESULT[setup]}" != passed ]; then
   exit 1
 fi
 
-BUILDS=(images k8s sim-images containerd2 crictl)
+# In the order the steps after them need them: molecule needs the images, containerd 2.x and
+# crictl; the test bed also Kubernetes and Huawei's binaries (the longest builds, last).
+BUILDS=(images containerd2 crictl k8s mindcluster)
 beside "${BUILDS[@]}"
 builds_pid=$!
+
+# wait_for STEP...: until each build step has its exit code, or the builds stopped.
+wait_for() {
+  local step
+  for step in "$@"; do
+    while [ ! -f "$LOGS/$step.rc" ] && kill -0 "$builds_pid" 2>/dev/null; do sleep 2; done
+  done
+}
+# built STEP: the build step ended with exit code 0.
+built() {
+  local rc
+  [ -f "$LOGS/$1.rc" ] && read -r rc _ <"$LOGS/$1.rc" && [ "$rc" -eq 0 ]
+}
+
 for step in lint sanity units promtool build-check ee; do
   run "$step" mk "$step"
 done
 # The simulator tests need only the node images (the first build): they run here, while
 # Kubernetes still builds, rather than beside molecule, where the test bed is the longer side.
-while [ ! -f "$LOGS/images.rc" ] && kill -0 "$builds_pid" 2>/dev/null; do sleep 2; done
-if [ -f "$LOGS/images.rc" ] && read -r images_rc _ <"$LOGS/images.rc" && [ "$images_rc" -eq 0 ]; then
+wait_for images
+if built images; then
   run simulator mk simulator
 else
   not_run simulator "the images did not build"
 fi
-wait "$builds_pid"
-collect "${BUILDS[@]}"
-builds_ok=1
-for step in "${BUILDS[@]}"; do
-  [ "${RESULT[$step]}" = passed ] || builds_ok=0
-done
 
-if [ "$builds_ok" -eq 1 ]; then
-  beside testbed
-  bed_pid=$!
+# The test bed, beside molecule, as soon as Kubernetes and Huawei's binaries are built.
+(
+  wait_for k8s mindcluster
+  if built images && built k8s && built mindcluster; then
+    start=$(date +%s)
+    mk testbed >"$LOGS/testbed.log" 2>&1
+    echo "$? $start $(date +%s)" >"$LOGS/testbed.rc"
+  fi
+) &
+bed_pid=$!
+echo "=== beside the foreground: testbed, once k8s and mindcluster are built (logs: .build/test-logs/)"
+wait_for containerd2 crictl
+if built images && built containerd2 && built crictl; then
   run molecule mk molecule
-  wait "$bed_pid"
+else
+  not_run molecule "a build it needs failed"
+fi
+wait "$builds_pid"
+wait "$bed_pid"
+collect "${BUILDS[@]}"
+for step in "${BUILDS[@]}"; do
+  [ "${RESULT[$step]}" = passed ] || show_log "$step"
+done
+if built images && built k8s && built mindcluster; then
   collect testbed
   show_log testbed
 else
-  for step in "${BUILDS[@]}"; do show_log "$step"; done
-  for step in molecule testbed; do not_run "$step" "a build failed"; done
+  not_run testbed "a build it needs failed"
 fi
 
 echo

@@ -22,7 +22,7 @@ IMAGE = "docker.io/library/ascend-k8sdeviceplugin:v7.3.0"
 SITE = os.path.join(ROOT, "playbooks", "site.yml")
 DOCTOR = os.path.join(ROOT, "playbooks", "doctor.yml")
 IMAGES = os.path.join(ROOT, ".build", "images", "mindcluster")
-# The MindCluster release of each release set the bed has image tarballs of (make sim-images).
+# The MindCluster release of each release set the bed has image tarballs of (make mindcluster).
 MINDCLUSTER = {"25.5.0": "7.3.0", "26.1.0": "26.1.0"}
 
 

@@ -1073,7 +1073,7 @@ systemctl restart containerd
 for i in $(seq 1 30); do ctr version >/dev/null 2>&1 && break; sleep 1; done
 ctr -n k8s.io images import --all-platforms $B/images/testbed/pause.tar >/dev/null
 ctr -n k8s.io images import --all-platforms $B/images/testbed/workload.tar >/dev/null
-# The MindCluster release images (the stand-ins of `make sim-images`), loaded the offline way
+# The MindCluster release images (Huawei's binaries, `make mindcluster`), loaded the offline way
 # of Huawei's guides: no registry on the bed.
 for t in $B/images/mindcluster/*.tar; do
   [ -f "$t" ] && ctr -n k8s.io images import "$t" >/dev/null

@@ -1,10 +1,12 @@
-"""Plain test manifests of the MindCluster stand-ins for the test bed (not the roles' templates).
+"""Plain test manifests of Huawei's device plugin for the test bed (not the roles' templates).
 
 The device plugin's DaemonSet follows Huawei's published manifest for 910 on containerd
 (../shared/ascend/manifests/device-plugin-v7.0.RC1-ascendplugin-910.yaml): its ServiceAccount
 and ClusterRole, NODE_NAME from the downward API, the kubelet's device-plugin folder, the driver
 folder read-only, the log folder, a read-only root, requests == limits. The tests take one
-thing away at a time (device_plugin(drop=...)) and expect the stand-in's failure message.
+thing away at a time (device_plugin(drop=...)) and expect the real plugin's failure message,
+or run it with the command line, environment and probe the collection's plan renders for a
+release (device_plugin(version=..., command=..., extra_env=..., healthz=...)).
 """
 
 import copy
@@ -56,14 +58,29 @@ VOLUMES = {
 }
 
 
+DEFAULT_COMMAND = (
+    "device-plugin -logFile=%s/devicePlugin.log -logLevel=0 -listWatchPeriod=5"
+    % LOG_DIR
+)
+
+
 def device_plugin(
-    version="7.3.0", resource="Ascend910", drop=(), rules=None, image=None
+    version="7.3.0",
+    resource="Ascend910",
+    drop=(),
+    rules=None,
+    image=None,
+    command=DEFAULT_COMMAND,
+    extra_env=(),
+    healthz=None,
 ):
     """The ServiceAccount, ClusterRole, binding and DaemonSet, as a list of objects.
 
     drop: names of things to leave out: a volume name of VOLUMES, "NODE_NAME" (the env),
     "token" (automountServiceAccountToken: false).
     rules: the ClusterRole's rules (default RULES).
+    command, extra_env, healthz: the container's command line, more [name, value] environment and
+    the (port, path) of its liveness probe (default: none).
     """
     labels = {"name": "ascend-device-plugin-ds"}
     mounts, volumes = [], []
@@ -85,6 +102,7 @@ def device_plugin(
             }
         ]
     )
+    env += [{"name": name, "value": value} for name, value in extra_env]
     resources = {"cpu": "500m", "memory": "500Mi"}
     pod_spec = {
         "serviceAccountName": SERVICE_ACCOUNT,
@@ -104,10 +122,7 @@ def device_plugin(
                 or "docker.io/library/ascend-k8sdeviceplugin:v" + version,
                 "imagePullPolicy": "Never",
                 "command": ["/bin/bash", "-c", "--"],
-                "args": [
-                    "device-plugin -logFile=%s/devicePlugin.log -logLevel=0 -listWatchPeriod=5"
-                    % LOG_DIR
-                ],
+                "args": [command],
                 "resources": {"requests": dict(resources), "limits": dict(resources)},
                 "securityContext": {"privileged": True, "readOnlyRootFilesystem": True},
                 "volumeMounts": mounts,
@@ -116,6 +131,14 @@ def device_plugin(
         ],
         "volumes": volumes,
     }
+    if healthz:
+        pod_spec["containers"][0]["livenessProbe"] = {
+            "httpGet": {"path": healthz[1], "port": healthz[0], "scheme": "HTTP"},
+            "initialDelaySeconds": 30,
+            "periodSeconds": 15,
+            "timeoutSeconds": 5,
+            "failureThreshold": 3,
+        }
     if "token" in drop:
         pod_spec["automountServiceAccountToken"] = False
     return [

@@ -3,8 +3,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The exporter role on the real cluster of the test bed, scraped by a real Prometheus.
 
-The device_plugin role labels the node, the exporter role deploys npu-exporter (the simulator's
-stand-in). Prometheus is Debian's (the test machine's /usr/bin/prometheus, copied into the
+The device_plugin role labels the node, the exporter role deploys npu-exporter (Huawei's own,
+built from the source of each MindCluster tag: tests/mindcluster). Prometheus is Debian's (the test machine's /usr/bin/prometheus, copied into the
 node, where pod addresses are routed): it scrapes the exporter's pod, loads the role's rules
 file, and every dashboard query returns data for the node. The rules are the role's with a
 short `for` for the temperature alert (exporter_alert_temperature_for=20s, set as the role sets
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import time
 import urllib.parse
@@ -326,3 +327,56 @@ def test_a_hot_chip_raises_the_temperature_alert_and_it_clears(prometheus):
     finally:
         cluster.node_sh("%s fault clear overtemp >/dev/null" % SIM)
     cluster.wait("the alert clears", lambda: alert_states() == {}, timeout=60)
+
+
+def metric_names(text):
+    """The metric names a PromQL text (the rules file's expressions) reads."""
+    return set(re.findall(r"\b((?:npu|machine)_[a-z0-9_]+)\b", text))
+
+
+@pytest.mark.parametrize("version", ["26.0.0", "26.1.0"])
+def test_each_release_s_exporter_runs_with_the_role_s_flags(
+    exporter, tmp_path, version
+):
+    """The role's DaemonSet with the flags its plan renders for the release: Huawei's exporter
+    of that tag starts (26.0.0 without healthz, which it would refuse with exit 2; 26.1.0 with
+    it, probed on /), serves the node's 8 NPUs and every metric the alert rules read."""
+    cluster, _out = exporter
+    archive = os.path.join(
+        ROOT, ".build", "images", "mindcluster", "npu-exporter_v%s_x86_64.tar" % version
+    )
+    rc, out = playbook(
+        cluster,
+        tmp_path,
+        "--tags",
+        "exporter",
+        book=BOOK,
+        device_plugin_smoke_test=False,
+        exporter_version=version,
+        exporter_image_archive=archive,
+    )
+    assert rc == 0, out
+    ds = cluster.get("daemonset", "-n", "npu-exporter", "npu-exporter")
+    container = ds["spec"]["template"]["spec"]["containers"][0]
+    assert container["image"].endswith(":v" + version)
+    assert ("--enable-healthz=true" in container["args"][0]) is (version == "26.1.0")
+    if version == "26.1.0":
+        assert container["livenessProbe"]["httpGet"]["path"] == "/"
+        assert node_get(cluster, "http://%s:11256/" % pod_ip(cluster)).strip() == "ok"
+    metrics = cluster.wait(
+        "the exporter serves the 8 NPUs",
+        lambda: (
+            "machine_npu_nums 8"
+            in (m := node_get(cluster, "http://%s:8082/metrics" % pod_ip(cluster)))
+            and m
+        ),
+        timeout=120,
+    )
+    with open(RULES, encoding="utf-8") as handle:
+        wanted = metric_names(handle.read())
+    served = set(re.findall(r"^([a-z_:][a-z0-9_:]*)[{ ]", metrics, re.M))
+    assert wanted and wanted <= served, sorted(wanted - served)
+    pods = cluster.get("pods", "-n", "npu-exporter", "-l", "app=npu-exporter")["items"]
+    assert all(
+        c["restartCount"] == 0 for p in pods for c in p["status"]["containerStatuses"]
+    ), pods

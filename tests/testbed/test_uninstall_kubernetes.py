@@ -24,7 +24,7 @@ from bed import docker
 DEPLOY = os.path.join(ROOT, "tests", "testbed", "playbooks", "kubernetes.yml")
 UNINSTALL = os.path.join(ROOT, "playbooks", "uninstall.yml")
 EXPORTER_ARCHIVE = ARCHIVE.replace("ascend-k8sdeviceplugin_", "npu-exporter_")
-# The images of the deployed release (the bed's nodes hold the stand-ins of every release).
+# The images of the deployed release (the bed's nodes hold the images of every release).
 IMAGES = (IMAGE, IMAGE.replace("ascend-k8sdeviceplugin", "npu-exporter"))
 TAGS = ("--tags", "device_plugin,exporter")
 # Labels of the device plugin's plan (data/mindcluster.yml) and the user's of ansible_run.
