@@ -45,6 +45,7 @@ ARGUMENT_SPEC = {
     "engine": {"type": "str", "default": "auto"},
     "containers": {"type": "list", "elements": "dict"},
     "kubernetes": {"type": "dict"},
+    "memory_headroom": {"type": "int", "default": 30},
     "rows_file": {"type": "path"},
     "skip_rows": {"type": "list", "elements": "str", "default": []},
     "output_dir": {"type": "str", "default": "doctor"},
@@ -774,6 +775,83 @@ def _check_kubernetes(out: _Findings, k8s: dict, npu_smi, facts: dict) -> None:
         )
 
 
+# Bytes of a Kubernetes memory quantity's suffixes.
+_MEMORY_UNITS = {
+    "": 1,
+    "k": 10**3,
+    "M": 10**6,
+    "G": 10**9,
+    "T": 10**12,
+    "Ki": 2**10,
+    "Mi": 2**20,
+    "Gi": 2**30,
+    "Ti": 2**40,
+}
+_MEMORY = re.compile(r"^([0-9.]+)(|k|M|G|T|Ki|Mi|Gi|Ti)$")
+
+
+def _memory_bytes(value):
+    """Bytes of a memory quantity (``64Gi``, ``500M``, ``1024``); None when absent or unreadable."""
+    match = _MEMORY.match(str(value or "").strip())
+    if not match:
+        return None
+    return float(match.group(1)) * _MEMORY_UNITS[match.group(2)]
+
+
+def check_pod_hygiene(out: _Findings, pods, headroom: int) -> None:
+    """Pods on an NPU node that fight the device plugin or leave no host memory to an NPU job:
+    a container that sets ASCEND_VISIBLE_DEVICES itself (T40), an NPU container whose memory
+    limit is less than ``headroom`` % above its request (T41; the field guide's advice)."""
+    for pod in pods or []:
+        meta = pod.get("metadata") or {}
+        if meta.get("deletionTimestamp"):
+            continue
+        owners = [ref.get("kind") for ref in meta.get("ownerReferences") or []]
+        where = "pod %s/%s" % (meta.get("namespace"), meta.get("name"))
+        for container in (pod.get("spec") or {}).get("containers") or []:
+            resources = container.get("resources") or {}
+            npus = _npu_resources(resources.get("limits")) or _npu_resources(
+                resources.get("requests")
+            )
+            names = [e.get("name") for e in container.get("env") or []]
+            # The device plugin's own DaemonSet pods are the ones that may read it.
+            if "ASCEND_VISIBLE_DEVICES" in names and "DaemonSet" not in owners:
+                out.add(
+                    "T40",
+                    "%s container %s sets ASCEND_VISIBLE_DEVICES itself%s"
+                    % (
+                        where,
+                        container.get("name"),
+                        ""
+                        if npus
+                        else " and requests no huawei.com/Ascend* (the scheduler does not know"
+                        " it uses NPUs)",
+                    ),
+                )
+            if not npus:
+                continue
+            limit = _memory_bytes((resources.get("limits") or {}).get("memory"))
+            if limit is None:
+                continue
+            request = _memory_bytes((resources.get("requests") or {}).get("memory"))
+            request = limit if request is None else request
+            if limit < request * (1 + headroom / 100.0):
+                out.add(
+                    "T41",
+                    "%s container %s asks for %s NPU(s) with a memory limit of %s and a request "
+                    "of %s: less than %d %% headroom"
+                    % (
+                        where,
+                        container.get("name"),
+                        sum(_quantity(v) for v in npus.values()),
+                        (resources.get("limits") or {}).get("memory"),
+                        (resources.get("requests") or {}).get("memory")
+                        or "(the limit)",
+                        headroom,
+                    ),
+                )
+
+
 def format_line(finding: dict) -> str:
     """One line for a person: row, severity, symptom, cause, fix."""
     return "[%s] %s: %s | cause: %s | fix: %s" % (
@@ -811,5 +889,9 @@ def diagnose(table: dict, params: dict) -> list:
         params.get("npu_smi") if trusted else None,
         facts,
     )
+    k8s = params.get("kubernetes") or {}
+    if k8s.get("enabled") and not k8s.get("error"):
+        headroom = params.get("memory_headroom")
+        check_pod_hygiene(out, k8s.get("pods"), 30 if headroom is None else headroom)
     order = {"error": 0, "warning": 1, "info": 2}
     return sorted(out.items, key=lambda f: (order[f["severity"]], int(f["row"][1:])))

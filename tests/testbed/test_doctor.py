@@ -5,7 +5,8 @@
 
 The device_plugin role deploys the plugin first; the doctor then finds nothing. Each
 cluster-side fault is made in turn (the node's workerselector label changed, the plugin's pod
-unable to start, the Ascend runtime no longer containerd's default), the doctor's JSON report
+unable to start, the Ascend runtime no longer containerd's default, pods that set
+ASCEND_VISIBLE_DEVICES themselves or leave no memory headroom), the doctor's JSON report
 must name its row, and the fault is undone (the plugin back to 8 allocatable NPUs) before the next one.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 
+import manifests
 import pytest
 from ansible_run import PLAYBOOK, ROOT, playbook
 
@@ -164,4 +166,43 @@ def test_runtime_not_default(deployed, tmp_path):
     finally:
         cluster.node_sh("mv /root/config.toml.doctor " + CONFIG)
     assert rows(report) == ["T22"], out
+    assert rc != 0
+
+
+def test_pod_hygiene(deployed, tmp_path):
+    """Two pods of a careless workload on the node: one sets ASCEND_VISIBLE_DEVICES itself and
+    asks for no NPU (T40), one asks for an NPU with a memory limit equal to its request (T41,
+    warning)."""
+    cluster = deployed
+    sneaky = manifests.npu_pod("sneaky", 1, command=["/bin/sh", "-c", "sleep 3600"])
+    container = sneaky["spec"]["containers"][0]
+    container["resources"] = {}
+    container["env"] = [{"name": "ASCEND_VISIBLE_DEVICES", "value": "0-3"}]
+    sneaky["spec"]["nodeName"] = cluster.node
+    tight = manifests.npu_pod("tight", 1, command=["/bin/sh", "-c", "sleep 3600"])
+    for kind in ("requests", "limits"):
+        tight["spec"]["containers"][0]["resources"][kind]["memory"] = "256Mi"
+    cluster.delete([sneaky, tight])
+    try:
+        cluster.apply([sneaky, tight])
+        cluster.wait(
+            "both pods run",
+            lambda: all(
+                cluster.get("pod", name)["status"].get("phase") == "Running"
+                for name in ("sneaky", "tight")
+            ),
+            timeout=120,
+        )
+        rc, report, out = doctor(cluster, tmp_path)
+    finally:
+        cluster.delete([sneaky, tight], wait=False)
+    assert rows(report) == ["T40", "T41"], out
+    by_row = {f["row"]: f for f in report["findings"]}
+    assert (
+        "pod default/sneaky container main sets ASCEND_VISIBLE_DEVICES itself"
+        in (by_row["T40"]["symptom"])
+    )
+    assert by_row["T40"]["severity"] == "error"
+    assert "pod default/tight" in by_row["T41"]["symptom"]
+    assert by_row["T41"]["severity"] == "warning"
     assert rc != 0

@@ -78,7 +78,9 @@ def rows(params) -> list:
 
 
 def test_the_table_holds_the_npu_driver_rows_and_the_doctor_rows():
-    assert [f"T{n}" for n in range(1, 35)] == list(TABLE)
+    ids = [int(rid[1:]) for rid in TABLE]
+    assert ids == sorted(set(ids)), "row ids ascend, each once"
+    assert {f"T{n}" for n in [*range(1, 35), 40, 41]} <= set(TABLE)
     readme = (COLLECTION / "roles" / "npu_driver" / "README.md").read_text()
     for rid in [f"T{n}" for n in range(1, 16)] + ["T31", "T32", "T33"]:
         assert f"| {rid} |" in readme
@@ -539,6 +541,76 @@ def test_requests_differ_from_limits(healthy):
         and "huawei.com/Ascend910 request 2 limit 4" in finding["symptom"]
     )
     pod["spec"]["nodeSelector"] = {"accelerator": "huawei-Ascend310P"}
+    assert rows(healthy) == []
+
+
+def npu_pod(env=None, memory=None, npus="1", owner=None):
+    container = {"name": "main", "resources": {"limits": {}, "requests": {}}}
+    if npus:
+        container["resources"]["limits"]["huawei.com/Ascend910"] = npus
+    if env:
+        container["env"] = [{"name": k, "value": v} for k, v in env.items()]
+    for kind, value in (memory or {}).items():
+        container["resources"][kind]["memory"] = value
+    meta = {"namespace": "default", "name": "train"}
+    if owner:
+        meta["ownerReferences"] = [{"kind": owner, "name": "x"}]
+    return {
+        "metadata": meta,
+        "spec": {"nodeName": "atlas-01", "containers": [container]},
+        "status": {"phase": "Running"},
+    }
+
+
+def test_a_pod_that_sets_ascend_visible_devices_itself(healthy):
+    pods = [
+        copy.deepcopy(PLUGIN_POD),
+        npu_pod(env={"ASCEND_VISIBLE_DEVICES": "0-3"}, npus=None),
+    ]
+    healthy["kubernetes"] = cluster(pods=pods)
+    (finding,) = diagnose(TABLE, healthy)
+    assert finding["row"] == "T40" and finding["severity"] == "error"
+    assert (
+        "pod default/train container main sets ASCEND_VISIBLE_DEVICES itself"
+        in finding["symptom"]
+    )
+    assert "requests no huawei.com/Ascend*" in finding["symptom"]
+    # With an NPU request it still fights the plugin; a DaemonSet's pod (the plugin's) may.
+    pods[1] = npu_pod(env={"ASCEND_VISIBLE_DEVICES": "0"})
+    (finding,) = diagnose(TABLE, healthy)
+    assert finding["row"] == "T40" and "requests no" not in finding["symptom"]
+    pods[1] = npu_pod(env={"ASCEND_VISIBLE_DEVICES": "0"}, owner="DaemonSet")
+    assert rows(healthy) == []
+
+
+@pytest.mark.parametrize(
+    ("memory", "headroom", "found"),
+    [
+        ({"limits": "64Gi", "requests": "64Gi"}, 30, True),
+        ({"limits": "64Gi"}, 30, True),  # the request defaults to the limit
+        ({"limits": "80Gi", "requests": "64Gi"}, 30, True),  # 25 %
+        ({"limits": "84Gi", "requests": "64Gi"}, 30, False),  # 31 %
+        ({"limits": "80Gi", "requests": "64Gi"}, 20, False),
+        ({"requests": "64Gi"}, 30, False),  # no limit: no headroom problem
+        ({"limits": "90G", "requests": "64Gi"}, 30, False),
+        ({"limits": "lots"}, 30, False),  # unreadable: not judged
+    ],
+)
+def test_memory_headroom_of_npu_pods(healthy, memory, headroom, found):
+    healthy["kubernetes"] = cluster(
+        pods=[copy.deepcopy(PLUGIN_POD), npu_pod(memory=memory)]
+    )
+    healthy["memory_headroom"] = headroom
+    findings = diagnose(TABLE, healthy)
+    assert [f["row"] for f in findings] == (["T41"] if found else [])
+    if found:
+        assert findings[0]["severity"] == "warning"
+        assert "less than %d %% headroom" % headroom in findings[0]["symptom"]
+
+
+def test_memory_headroom_ignores_pods_without_npus(healthy):
+    pod = npu_pod(memory={"limits": "1Gi", "requests": "1Gi"}, npus=None)
+    healthy["kubernetes"] = cluster(pods=[copy.deepcopy(PLUGIN_POD), pod])
     assert rows(healthy) == []
 
 
