@@ -570,6 +570,164 @@ def _pod_state(pod: dict) -> str:
 UPGRADE_TAINT = "cubestudio.ascend/upgrade"
 
 
+def plugin_daemonsets(daemonsets) -> list:
+    """The Ascend device plugin's DaemonSets among all of the cluster's (selector or image)."""
+    return [
+        ds
+        for ds in daemonsets or []
+        if ((ds.get("spec") or {}).get("selector") or {})
+        .get("matchLabels", {})
+        .get("name")
+        == DEVICE_PLUGIN_SELECTOR
+        or any(
+            "k8sdeviceplugin" in str(c.get("image", ""))
+            for c in (
+                ((ds.get("spec") or {}).get("template") or {}).get("spec") or {}
+            ).get("containers")
+            or []
+        )
+    ]
+
+
+def _pods_of(ds: dict, pods) -> list:
+    """The pods (of a list) that a DaemonSet owns and that are not being deleted."""
+    meta = ds.get("metadata") or {}
+    return [
+        pod
+        for pod in pods or []
+        if (pod.get("metadata") or {}).get("namespace") == meta.get("namespace")
+        and any(
+            ref.get("kind") == "DaemonSet" and ref.get("name") == meta.get("name")
+            for ref in (pod.get("metadata") or {}).get("ownerReferences") or []
+        )
+        and not (pod.get("metadata") or {}).get("deletionTimestamp")
+    ]
+
+
+def plugin_pod(daemonsets, pods) -> dict:
+    """{namespace, name} of the device plugin's pod among a node's pods; {} when it has none
+    (the doctor reads its recent log)."""
+    for ds in plugin_daemonsets(daemonsets):
+        for pod in _pods_of(ds, pods):
+            meta = pod.get("metadata") or {}
+            return {"namespace": meta.get("namespace"), "name": meta.get("name")}
+    return {}
+
+
+# What Huawei's device plugin logs when it cannot reach the kubelet's socket (v7.3.0..v26.1.0:
+# pkg/server plugin registration; it keeps running and retries every 10 s).
+_KUBELET_SOCKET_LOG = (
+    "check kubelet socket file path failed",
+    "Could not contact Kubelet",
+    "register to kubelet failed",
+)
+# Event reasons and texts of the kubelet when it cannot start a pod's sandbox or container.
+_SETUP_REASONS = ("FailedCreatePodSandBox", "FailedCreatePodContainer", "Failed")
+_SETUP_TEXT = (
+    "failed to create pod sandbox",
+    "failed to set up container",
+    "oci runtime create failed",
+    "failed to create containerd task",
+    "failed to create shim",
+)
+
+
+def _event_line(event: dict) -> str:
+    obj = event.get("involvedObject") or {}
+    return "%s %s/%s: %s (x%s)" % (
+        event.get("reason"),
+        obj.get("namespace") or "-",
+        obj.get("name"),
+        " ".join(str(event.get("message") or "").split())[:300],
+        event.get("count") or 1,
+    )
+
+
+def check_events(out: _Findings, k8s: dict, allocatable: dict, waiting) -> None:
+    """The kubelet's and scheduler's recent Warning events about the node and its pods, and the
+    device plugin pod's recent log, turned into rows: a pod that cannot start its sandbox or
+    container on the NPU node (T43 device cgroup refusal, else T44), unscheduled pods whose
+    nodeSelector fits the node (``waiting``) that the scheduler refuses for `Insufficient
+    huawei.com/Ascend*` (T25: none advertised or all taken), the plugin failing to reach the
+    kubelet's socket (T29)."""
+    name = k8s.get("node_name")
+    on_node = {
+        (
+            (p.get("metadata") or {}).get("namespace"),
+            (p.get("metadata") or {}).get("name"),
+        )
+        for p in k8s.get("pods") or []
+    }
+    waiting = {
+        (
+            (p.get("metadata") or {}).get("namespace"),
+            (p.get("metadata") or {}).get("name"),
+        )
+        for p in waiting or []
+    }
+    setup, insufficient = [], []
+    for event in k8s.get("events") or []:
+        obj = event.get("involvedObject") or {}
+        key = (obj.get("namespace"), obj.get("name"))
+        text = str(event.get("message") or "")
+        if obj.get("kind") == "Pod" and key in on_node:
+            if event.get("reason") in _SETUP_REASONS and any(
+                t in text.lower() for t in _SETUP_TEXT
+            ):
+                setup.append(event)
+        elif (
+            obj.get("kind") == "Pod"
+            and key in waiting
+            and event.get("reason") == "FailedScheduling"
+            and "Insufficient huawei.com/Ascend" in text
+        ):
+            insufficient.append(event)
+    for event in setup:
+        text = str(event.get("message") or "").lower()
+        device = "device" in text and (
+            "operation not permitted" in text or "permission denied" in text
+        )
+        out.add(
+            "T43" if device else "T44", "on node %s: %s" % (name, _event_line(event))
+        )
+    if insufficient:
+        total = sum(_quantity(v) for k, v in allocatable.items() if k.count("-") == 0)
+        taken = sum(
+            _quantity(v)
+            for p in k8s.get("pods") or []
+            if (p.get("status") or {}).get("phase") in ("Running", "Pending")
+            for c in (p.get("spec") or {}).get("containers") or []
+            for k, v in _npu_resources((c.get("resources") or {}).get("limits")).items()
+            if k.count("-") == 0
+        )
+        why = (
+            "the node advertises no huawei.com/Ascend*"
+            if total == 0
+            else "all %d advertised NPU(s) are taken (%d requested by pods on the node)"
+            % (total, taken)
+            if taken >= total
+            else "%d advertised, %d taken: the pod asks for more than are free"
+            % (total, taken)
+        )
+        out.add(
+            "T25",
+            "the scheduler refuses NPU pods that fit node %s: %s; %s"
+            % (name, why, _names(_event_line(e) for e in insufficient)),
+            severity="error" if total == 0 else "warning",
+        )
+    log = str(k8s.get("plugin_log") or "")
+    lines = [
+        line.strip()
+        for line in log.splitlines()
+        if any(t in line for t in _KUBELET_SOCKET_LOG)
+    ]
+    if lines:
+        out.add(
+            "T29",
+            "the device plugin's log on node %s: %s" % (name, lines[-1][:300]),
+        )
+
+
 def _check_kubernetes(out: _Findings, k8s: dict, npu_smi, facts: dict) -> None:
     if not k8s or not k8s.get("enabled"):
         return
@@ -607,21 +765,7 @@ def _check_kubernetes(out: _Findings, k8s: dict, npu_smi, facts: dict) -> None:
             else "warning",
         )
     labels = (node.get("metadata") or {}).get("labels") or {}
-    daemonsets = [
-        ds
-        for ds in k8s.get("daemonsets") or []
-        if ((ds.get("spec") or {}).get("selector") or {})
-        .get("matchLabels", {})
-        .get("name")
-        == DEVICE_PLUGIN_SELECTOR
-        or any(
-            "k8sdeviceplugin" in str(c.get("image", ""))
-            for c in (
-                ((ds.get("spec") or {}).get("template") or {}).get("spec") or {}
-            ).get("containers")
-            or []
-        )
-    ]
+    daemonsets = plugin_daemonsets(k8s.get("daemonsets"))
     pods = k8s.get("pods") or []
     plugin_ok = False
     if not daemonsets:
@@ -647,16 +791,7 @@ def _check_kubernetes(out: _Findings, k8s: dict, npu_smi, facts: dict) -> None:
                 % (name, where, _names(wrong, 4)),
             )
             continue
-        own = [
-            pod
-            for pod in pods
-            if (pod.get("metadata") or {}).get("namespace") == meta.get("namespace")
-            and any(
-                ref.get("kind") == "DaemonSet" and ref.get("name") == meta.get("name")
-                for ref in (pod.get("metadata") or {}).get("ownerReferences") or []
-            )
-            and not (pod.get("metadata") or {}).get("deletionTimestamp")
-        ]
+        own = _pods_of(ds, pods)
         if not own:
             out.add("T27", "%s has no pod on node %s" % (where, name))
         elif not any(_pod_ready(pod) for pod in own):
@@ -773,6 +908,7 @@ def _check_kubernetes(out: _Findings, k8s: dict, npu_smi, facts: dict) -> None:
             % (name, _names(pending)),
             severity="warning",
         )
+    check_events(out, k8s, allocatable, waiting)
 
 
 # Bytes of a Kubernetes memory quantity's suffixes.

@@ -78,7 +78,9 @@ options:
       - What the cluster says; omit or C(enabled=false) to skip. Keys C(enabled), C(node_name),
         C(node) (the Node object or null), C(daemonsets) (every DaemonSet), C(pods) (pods on the
         node), C(pending_pods) (Pending pods; unscheduled ones whose nodeSelector fits the node
-        count), C(kubelet_root), C(kubelet_socket) (C(path), C(exists), C(islnk)), C(error) (why
+        count), C(kubelet_root), C(kubelet_socket) (C(path), C(exists), C(islnk)), C(events)
+        (recent Warning events of the cluster; those about the node's pods and the waiting pods
+        that fit it are read), C(plugin_log) (the device plugin pod's recent log), C(error) (why
         the cluster could not be asked).
     type: dict
   memory_headroom:

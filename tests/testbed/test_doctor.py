@@ -206,3 +206,98 @@ def test_pod_hygiene(deployed, tmp_path):
     assert "pod default/tight" in by_row["T41"]["symptom"]
     assert by_row["T41"]["severity"] == "warning"
     assert rc != 0
+
+
+RUNTIME = "/usr/local/Ascend/Ascend-Docker-Runtime/ascend-docker-runtime"
+
+
+def events_for(cluster, pod, reason):
+    return [
+        e
+        for e in cluster.get("events", "-n", "default")["items"]
+        if e["involvedObject"].get("name") == pod and e.get("reason") == reason
+    ]
+
+
+def test_cluster_events_all_npus_taken(deployed, tmp_path):
+    """A pod holds all 8 NPUs; the next one asking for one is refused by the scheduler
+    (FailedScheduling: Insufficient huawei.com/Ascend910): T25, all taken."""
+    cluster = deployed
+    plugin_ready(cluster)
+    hog = manifests.npu_pod("hog", 8, command=["/bin/sh", "-c", "sleep 3600"])
+    late = manifests.npu_pod("late", 1, command=["/bin/sh", "-c", "sleep 3600"])
+    cluster.delete([hog, late])
+    try:
+        cluster.apply([hog])
+        cluster.wait(
+            "hog runs",
+            lambda: cluster.get("pod", "hog")["status"].get("phase") == "Running",
+            timeout=120,
+        )
+        cluster.apply([late])
+        cluster.wait(
+            "the scheduler refuses late",
+            lambda: events_for(cluster, "late", "FailedScheduling"),
+            timeout=60,
+        )
+        _rc, report, out = doctor(cluster, tmp_path)
+    finally:
+        cluster.delete([hog, late], wait=False)
+    (finding,) = [f for f in report["findings"] if "scheduler refuses" in f["symptom"]]
+    assert finding["row"] == "T25", out
+    assert (
+        "all 8 advertised NPU(s) are taken (8 requested by pods on the node)"
+        in (finding["symptom"])
+    )
+    assert "Insufficient huawei.com/Ascend910" in finding["symptom"]
+
+
+def test_cluster_events_pod_sandbox_fails(deployed, tmp_path):
+    """The Ascend runtime, containerd's default, is gone from the node: a new pod's sandbox
+    cannot start (FailedCreatePodSandBox) and the doctor shows the kubelet's event (T44)."""
+    cluster = deployed
+    pod = manifests.npu_pod("nosandbox", 1, command=["/bin/sh", "-c", "sleep 3600"])
+    cluster.delete([pod])
+    cluster.node_sh("mv %s %s.doctor" % (RUNTIME, RUNTIME))
+    try:
+        cluster.apply([pod])
+        cluster.wait(
+            "the kubelet cannot create the sandbox",
+            lambda: events_for(cluster, "nosandbox", "FailedCreatePodSandBox"),
+            timeout=120,
+        )
+        rc, report, out = doctor(cluster, tmp_path)
+    finally:
+        cluster.node_sh("mv %s.doctor %s" % (RUNTIME, RUNTIME))
+        cluster.delete([pod], wait=False)
+    assert "T44" in rows(report), out
+    (finding,) = [f for f in report["findings"] if f["row"] == "T44"]
+    assert (
+        "FailedCreatePodSandBox default/nosandbox: Failed to create pod sandbox"
+        in (finding["symptom"])
+    )
+    assert rc != 0
+
+
+def test_cluster_events_plugin_cannot_reach_the_kubelet(deployed, tmp_path):
+    """The device plugin without the kubelet's device-plugin folder: Huawei's plugin keeps
+    running and logs that it cannot contact the kubelet; the doctor reads its log (T29)."""
+    cluster = deployed
+    objects = manifests.device_plugin(drop=("device-plugin",))
+    cluster.apply(objects)
+    try:
+        cluster.wait_log(
+            "name=ascend-device-plugin-ds", "Could not contact Kubelet", timeout=180
+        )
+        rc, report, out = doctor(cluster, tmp_path)
+    finally:
+        cluster.delete(objects)
+        rc2, out2 = playbook(cluster, tmp_path / "redeploy", book=PLAYBOOK)
+        assert rc2 == 0, out2
+    (finding,) = [f for f in report["findings"] if f["row"] == "T29"]
+    assert "the device plugin's log on node" in finding["symptom"], out
+    assert (
+        "Could not contact Kubelet" in finding["symptom"]
+        or "kubelet" in finding["symptom"]
+    )
+    plugin_ready(cluster)

@@ -80,7 +80,7 @@ def rows(params) -> list:
 def test_the_table_holds_the_npu_driver_rows_and_the_doctor_rows():
     ids = [int(rid[1:]) for rid in TABLE]
     assert ids == sorted(set(ids)), "row ids ascend, each once"
-    assert {f"T{n}" for n in [*range(1, 35), 40, 41]} <= set(TABLE)
+    assert {f"T{n}" for n in [*range(1, 35), 40, 41, 43, 44]} <= set(TABLE)
     readme = (COLLECTION / "roles" / "npu_driver" / "README.md").read_text()
     for rid in [f"T{n}" for n in range(1, 16)] + ["T31", "T32", "T33"]:
         assert f"| {rid} |" in readme
@@ -713,3 +713,121 @@ def test_bad_facts_are_refused():
                 },
             },
         )
+
+
+def event(reason, message, name="train", namespace="default", kind="Pod"):
+    return {
+        "type": "Warning",
+        "reason": reason,
+        "message": message,
+        "count": 3,
+        "involvedObject": {"kind": kind, "namespace": namespace, "name": name},
+    }
+
+
+SANDBOX = (
+    "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create containerd "
+    'task: failed to create shim task: OCI runtime create failed: exec: "ascend-docker-runtime": '
+    "executable file not found in $PATH"
+)
+CGROUP = (
+    "Error: failed to create containerd task: failed to create shim task: OCI runtime create "
+    "failed: runc create failed: unable to start container process: error during container init: "
+    "failed to set up container: devices.allow: write /sys/fs/cgroup/devices/x/devices.allow: "
+    "operation not permitted"
+)
+
+
+def test_events_of_pods_on_the_node_name_the_setup_failure(healthy):
+    pods = [copy.deepcopy(PLUGIN_POD), npu_pod()]
+    events = [
+        event("FailedCreatePodSandBox", SANDBOX),
+        event("Failed", CGROUP),
+        # Not on this node, or not a setup failure: not read.
+        event("FailedCreatePodSandBox", SANDBOX, name="elsewhere"),
+        event("BackOff", "Back-off restarting failed container"),
+    ]
+    healthy["kubernetes"] = cluster(pods=pods, events=events)
+    findings = diagnose(TABLE, healthy)
+    assert [f["row"] for f in findings] == ["T43", "T44"]
+    assert "devices.allow" in findings[0]["symptom"]
+    assert findings[1]["symptom"].startswith(
+        "on node atlas-01: FailedCreatePodSandBox default/train: Failed to create pod sandbox"
+    )
+    assert "(x3)" in findings[1]["symptom"]
+
+
+def pending_npu_pod(name="big", npus="8"):
+    pod = npu_pod(npus=npus)
+    pod["metadata"]["name"] = name
+    del pod["spec"]["nodeName"]
+    pod["spec"]["nodeSelector"] = {"accelerator": "huawei-Ascend910"}
+    pod["status"] = {"phase": "Pending"}
+    return pod
+
+
+INSUFFICIENT = "0/1 nodes are available: 1 Insufficient huawei.com/Ascend910."
+
+
+def test_insufficient_npus_all_taken_or_none_advertised(healthy):
+    running = npu_pod(npus="8")
+    waiting = pending_npu_pod()
+    healthy["kubernetes"] = cluster(
+        pods=[copy.deepcopy(PLUGIN_POD), running],
+        pending_pods=[waiting],
+        events=[event("FailedScheduling", INSUFFICIENT, name="big")],
+    )
+    (finding,) = diagnose(TABLE, healthy)
+    assert finding["row"] == "T25" and finding["severity"] == "warning"
+    assert (
+        "all 8 advertised NPU(s) are taken (8 requested by pods on the node)"
+        in finding["symptom"]
+    )
+    # None advertised: an error, and the allocatable finding too.
+    healthy["kubernetes"] = cluster(
+        node=node(allocatable={"cpu": "2", "huawei.com/Ascend910": "0"}),
+        pending_pods=[waiting],
+        events=[event("FailedScheduling", INSUFFICIENT, name="big")],
+    )
+    findings = [
+        f for f in diagnose(TABLE, healthy) if "scheduler refuses" in f["symptom"]
+    ]
+    assert findings and findings[0]["severity"] == "error"
+    assert "the node advertises no huawei.com/Ascend*" in findings[0]["symptom"]
+    # A pod whose nodeSelector does not fit the node is another node's business.
+    waiting["spec"]["nodeSelector"] = {"accelerator": "huawei-Ascend310P"}
+    healthy["kubernetes"] = cluster(
+        pending_pods=[waiting],
+        events=[event("FailedScheduling", INSUFFICIENT, name="big")],
+    )
+    assert rows(healthy) == []
+
+
+def test_the_plugin_s_log_names_the_kubelet_socket(healthy):
+    log = (
+        "[INFO] device plugin started.\n"
+        "[ERROR] register to kubelet failed, err: check kubelet socket file path failed\n"
+        "[WARN] Could not contact Kubelet for Ascend910, retrying. Sleeping 10s\n"
+    )
+    healthy["kubernetes"] = cluster(plugin_log=log)
+    (finding,) = diagnose(TABLE, healthy)
+    assert finding["row"] == "T29"
+    assert "Could not contact Kubelet for Ascend910" in finding["symptom"]
+    healthy["kubernetes"] = cluster(
+        plugin_log="[INFO] ListAndWatch resp devices: Ascend910-0 Healthy\n"
+    )
+    assert rows(healthy) == []
+
+
+def test_plugin_pod_is_the_daemonset_s_pod_on_the_node():
+    from ansible_collections.cubestudio.ascend.plugins.module_utils._doctor import (
+        plugin_pod,
+    )
+
+    other = npu_pod()
+    assert plugin_pod([DAEMONSET], [other, copy.deepcopy(PLUGIN_POD)]) == {
+        "namespace": "kube-system",
+        "name": "ascend-device-plugin-daemonset-x1",
+    }
+    assert plugin_pod([DAEMONSET], [other]) == {}
+    assert plugin_pod([], [copy.deepcopy(PLUGIN_POD)]) == {}

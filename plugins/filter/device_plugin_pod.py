@@ -1,0 +1,64 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The device_plugin_pod filter: which of a node's pods is the Ascend device plugin's."""
+
+from __future__ import annotations
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.cubestudio.ascend.plugins.module_utils._doctor import (
+    plugin_pod,
+)
+
+DOCUMENTATION = r"""
+name: device_plugin_pod
+short_description: The Ascend device plugin's pod among the pods of a node
+version_added: 0.2.0
+author: cubestudio maintainers (@cubestudio)
+description:
+  - Finds the device plugin's DaemonSets among the cluster's (by their C(name=ascend-device-plugin-ds)
+    selector or their C(ascend-k8sdeviceplugin) image) and returns the first pod of one of them
+    among the given pods, the way the doctor judges the plugin.
+options:
+  _input:
+    description: The pods of the node (C(kubernetes.core.k8s_info) resources).
+    type: list
+    elements: dict
+    required: true
+  daemonsets:
+    description: Every DaemonSet of the cluster.
+    type: list
+    elements: dict
+    required: true
+"""
+
+EXAMPLES = r"""
+- name: Read the device plugin pod's recent log
+  vars:
+    pod: "{{ node_pods | cubestudio.ascend.device_plugin_pod(daemonsets) }}"
+  kubernetes.core.k8s_log:
+    namespace: "{{ pod['namespace'] }}"
+    name: "{{ pod['name'] }}"
+    tail_lines: 200
+  when: pod | length > 0
+"""
+
+RETURN = r"""
+_value:
+  description: C(namespace) and C(name) of the pod; empty when the node has none.
+  type: dict
+"""
+
+
+def device_plugin_pod(pods, daemonsets):
+    if not isinstance(pods, list) or not isinstance(daemonsets, list):
+        raise AnsibleFilterError(
+            "device_plugin_pod expects a list of pods and a list of DaemonSets"
+        )
+    return plugin_pod(daemonsets, pods)
+
+
+class FilterModule:
+    def filters(self):
+        return {"device_plugin_pod": device_plugin_pod}
