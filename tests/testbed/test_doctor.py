@@ -296,8 +296,6 @@ def test_cluster_events_plugin_cannot_reach_the_kubelet(deployed, tmp_path):
         assert rc2 == 0, out2
     (finding,) = [f for f in report["findings"] if f["row"] == "T29"]
     assert "the device plugin's log on node" in finding["symptom"], out
-    assert (
-        "Could not contact Kubelet" in finding["symptom"]
-        or "kubelet" in finding["symptom"]
-    )
+    assert "kubelet" in finding["symptom"].lower(), finding
+    assert rc != 0
     plugin_ready(cluster)
