@@ -634,6 +634,9 @@ def test_exporter_values_match_npu_smi(driver):
     version = ctypes.create_string_buffer(33)
     assert lib.dcmi_get_dcmi_version(version, 33) == 0 and version.value == b"24.1.0"
     assert lib.dcmi_get_dcmi_version(version, 0) == BAD_PARAMETER
+    power = ctypes.c_int()
+    assert lib.dcmi_mcu_get_power_info(0, ctypes.byref(power)) == 0
+    assert power.value == round(state["npus"][0]["chips"][0]["power_w"] * 10)
     assert lib.dcmi_get_device_voltage(8, 0, ctypes.byref(volt)) == NO_DEVICE
     assert lib.dcmi_get_device_voltage(0, 0, None) == BAD_PARAMETER
 
@@ -809,6 +812,8 @@ def test_310p_product_types_ecc_and_ai_cores(sim):
     assert (
         lib.dcmi_get_device_voltage(0, 1, ctypes.byref(volt)) == 0 and volt.value == 80
     )
+    power = ctypes.c_int()
+    assert lib.dcmi_mcu_get_power_info(0, ctypes.byref(power)) == NOT_SUPPORTED  # NA
 
 
 def test_310p3_single_chip_card_is_an_atlas_300i_pro(sim):

@@ -371,6 +371,7 @@ int dcmi_get_product_type(int card_id, int device_id, char *product_type_str, in
 int dcmi_get_mainboard_id(int card_id, int device_id, unsigned int *mainboard_id);
 int dcmi_get_card_elabel_v2(int card_id, struct dcmi_elabel_info *elabel_info);
 int dcmi_get_device_voltage(int card_id, int device_id, unsigned int *voltage);
+int dcmi_mcu_get_power_info(int card_id, int *power);
 int dcmi_get_device_multi_utilization_rate(int card_id, int device_id,
                                            struct dcmi_multi_utilization_info *util_info);
 int dcmi_get_device_ecc_info(int card_id, int device_id, enum dcmi_device_type input_type,

@@ -759,6 +759,21 @@ int dcmi_get_card_elabel_v2(int card_id, struct dcmi_elabel_info *elabel_info)
     return DCMI_OK;
 }
 
+/* The card's power as its MCU measures it (0.1 W): the power of its first chip; -8255 where
+ * npu-smi shows NA (310P cards; the exporter then reports no power). */
+int dcmi_mcu_get_power_info(int card_id, int *power)
+{
+    struct view view_;
+    int rc = ready(&view_);
+    if (rc != DCMI_OK) return rc;
+    if (power == NULL) return DCMI_ERR_CODE_INVALID_PARAMETER;
+    const struct chip *c = find_chip(&view_, card_id, 0);
+    if (c == NULL) return DCMI_ERR_CODE_DEVICE_NOT_EXIST;
+    if (c->power < 0) return DCMI_ERR_CODE_NOT_SUPPORT;
+    *power = c->power;
+    return DCMI_OK;
+}
+
 /* 0.01 V (MindCluster multiplies by 0.01). */
 int dcmi_get_device_voltage(int card_id, int device_id, unsigned int *voltage)
 {
