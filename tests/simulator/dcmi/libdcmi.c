@@ -248,6 +248,7 @@ static void parse_chip(struct chip *c, char *rest)
     char *save = NULL;
     memset(c, 0, sizeof(*c));
     c->power = -1;
+    copy_text(c->version, sizeof(c->version), "V1"); /* a view without ver= (older writers) */
     c->voltage = c->mainboard = -1;
     c->ecc = c->nethealth = -1;
     c->hbm_used = c->hbm_total = c->ddr_used = c->ddr_total = c->hp_used = c->hp_total = -1;
