@@ -169,6 +169,43 @@ AICORE_COUNT = {
 # DCMI chip name of an A3 die (npu-smi's Name column shows "Ascend910"): GUESS.
 A3_CHIP_NAME = "910_9391"
 
+# What DCMI's dcmi_get_product_type answers. MindCluster knows the 310P names "Atlas 300I Pro",
+# "Atlas 300I Duo", "Atlas 300V Pro", "Atlas 300V" (component/ascend-device-plugin/pkg/common/
+# proto.go Get310PProductType, ascend-common/api/default_name.go Atlas300IDuo); the other models
+# answer -8255 (not supported), which MindCluster logs at debug level only. 910B/A3: GUESS.
+PRODUCT_TYPE = {
+    "310P3": "Atlas 300I Pro",
+    "300I-Duo": "Atlas 300I Duo",
+}
+
+# Chip voltage as dcmi_get_device_voltage reports it, in 0.01 V (the exporter's
+# npu_chip_info_voltage = value * 0.01). No real value is in the facts: GUESSES.
+VOLTAGE_CENTIVOLT = {
+    "910b": 88,
+    "910": 88,
+    "a3": 88,
+    "310p": 80,
+    "310": 80,
+    "310b": 80,
+    "a5": 88,
+}
+
+# dcmi_get_mainboard_id per model. MindCluster compares it only with A3 and A5 main boards
+# (0x14, 0x18, 0x19, 0x1C, 0x1D; Atlas 350/950/850 ids); the value of A2 and 310P boards is not
+# in the facts, so every model answers -8255 (not supported; MindCluster warns once at start).
+MAINBOARD_ID = {}
+
+# Families whose chips answer dcmi_get_device_multi_utilization_rate, the PCIe link bandwidth and
+# HCCS calls (the exporter serves overall/cube utilisation on 910B/A3, PCIe bandwidth on 910B, HCCS
+# on 910B/A3: /work/shared/ascend/npu-exporter-metrics.md, "Per device").
+MULTI_UTIL_FAMILIES = ("910b", "a3")
+PCIE_BANDWIDTH_FAMILIES = ("910b",)
+HCCS_FAMILIES = ("910b", "a3")
+
+# Line speed of an NPU's RoCE port as `hccn_tool -speed -g` shows it (Mb/s). GUESS: 200GE ports
+# of Atlas 800T A2 (910B) and A3 boards, 100GE on first-generation 910.
+PORT_SPEED_MBPS = {"910b": 200000, "a3": 200000, "910": 100000}
+
 
 def model(key):
     try:

@@ -105,6 +105,41 @@ def cmd_fault(args):
     return 0
 
 
+def cmd_net(args):
+    if args.action == "show":
+        state = hardware.load_state()
+        for npu in state["npus"]:
+            for chip in npu["chips"]:
+                print(
+                    "npu %d chip %d: %s"
+                    % (
+                        npu["id"],
+                        chip["chip"],
+                        json.dumps(chip.get("network") or {}, sort_keys=True),
+                    )
+                )
+        return 0
+    if args.npu is None:
+        raise hardware.SimError("net %s needs --npu" % args.action)
+    if args.action == "clear":
+        count = hardware.net_clear(args.npu, chip=args.chip)
+        print("network cleared: %d chip(s)" % count)
+        return 0
+    nets = hardware.net_set(
+        args.npu,
+        chip=args.chip,
+        address=args.address,
+        netmask=args.netmask,
+        gateway=args.gateway,
+        netdetect=args.netdetect,
+        link=args.link,
+        mtu=args.mtu,
+    )
+    for net in nets:
+        print("network set: %s" % json.dumps(net, sort_keys=True))
+    return 0
+
+
 def cmd_state(args):
     state = hardware.load_state()
     if args.json:
@@ -223,6 +258,23 @@ def parser():
         "--seconds", type=int, help="slow-install: the pause (default 30)"
     )
     fault.set_defaults(func=cmd_fault)
+
+    net = sub.add_parser(
+        "net",
+        help="set, clear or show an NPU port's network (what hccn_tool -ip/-netdetect/-link -s set)",
+    )
+    net.add_argument("action", choices=("set", "clear", "show"))
+    net.add_argument("--npu", type=int)
+    net.add_argument(
+        "--chip", type=int, help="one chip (default: every chip of the NPU)"
+    )
+    net.add_argument("--address")
+    net.add_argument("--netmask")
+    net.add_argument("--gateway")
+    net.add_argument("--netdetect")
+    net.add_argument("--link", choices=("UP", "DOWN", "up", "down"))
+    net.add_argument("--mtu", type=int)
+    net.set_defaults(func=cmd_net)
 
     state = sub.add_parser("state", help="show the simulated hardware")
     state.add_argument("action", choices=("show",))

@@ -34,9 +34,37 @@ INIT_FAILED = (
 )  # DCMI_ERR_CODE_INNER_ERR: "dcmi module initialize failed. ret is -8005"
 VDIE_BASE, NDIE_BASE = 0x42C711D4, 0x27216594  # as npu-smi info -t board -c shows them
 
+# enum dcmi_rdfx_detect_result (Huawei's dcmi_interface_api.h in MindCluster's
+# ascend-common/devmanager/dcmi; hccn_tool -net_health -g prints the same codes by name).
+NET_HEALTH = {
+    "Success": 0,
+    "Socket fail": 1,
+    "Receive timeout": 2,
+    "Unreachable": 3,
+    "Time exceeded": 4,
+    "Fault": 5,
+    "Init": 6,
+    "Thread error": 7,
+    "Detect ip set": 8,
+}
+# enum dcmi_device_type: the memory whose ECC dcmi_get_device_ecc_info reports.
+ECC_DDR, ECC_HBM = 0, 2
+DEFAULT_MTU = 1500  # GUESS: hccn_tool -mtu -g of a port nobody configured
+NETWORK_KEYS = ("address", "netmask", "gateway", "netdetect", "link", "mtu")
+
 
 class BuildError(Exception):
     pass
+
+
+HCCN_TOOL_SOURCE = "hccn_view.sh"  # the minimal hccn_tool, next to this module
+
+
+def hccn_tool_text():
+    """The simulated driver's tools/hccn_tool: a small sh program reading the device view."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), HCCN_TOOL_SOURCE)
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
 
 
 def source_dir():
@@ -129,12 +157,88 @@ def _words(seed, base):
     return ",".join(npusmi._die_id(seed, base).split())
 
 
+def _text(value):
+    """A view value: one token, "-" for none, spaces and percent signs escaped."""
+    if value is None or value == "":
+        return "-"
+    return str(value).replace("%", "%25").replace(" ", "%20")
+
+
+def port_link(chip):
+    """UP or DOWN: a port nobody set down is up (GUESS: the cable is in)."""
+    return (chip.get("network") or {}).get("link") or "UP"
+
+
+def network_health(chip):
+    """The chip's dcmi_get_device_network_health result (enum dcmi_rdfx_detect_result).
+
+    No detect address: Init (6), what hccn_tool shows before detection (hccn.md, "Init before
+    detection"; MindCluster counts Init as healthy). Detect address and link down: Fault (5), as
+    on a real link-down (hccn.md, pain point 5: "link status: DOWN, net health status: Fault").
+    Detect address, link up, no address of its own: Unreachable (3), GUESS: the probe cannot
+    leave the port. Otherwise Success (0): the simulated fabric answers every detect address.
+    """
+    net = chip.get("network") or {}
+    if not net.get("netdetect"):
+        return NET_HEALTH["Init"]
+    if port_link(chip) != "UP":
+        return NET_HEALTH["Fault"]
+    if not net.get("address"):
+        return NET_HEALTH["Unreachable"]
+    return NET_HEALTH["Success"]
+
+
+def network_fields(state, chip):
+    """The NPU port's settings (chip["network"], written by hccn_tool or `ascend-sim net set`)."""
+    net = chip.get("network") or {}
+    return [
+        ("speed", catalog.PORT_SPEED_MBPS.get(state.get("family"), "-")),
+        ("ip", _text(net.get("address"))),
+        ("mask", _text(net.get("netmask"))),
+        ("gw", _text(net.get("gateway"))),
+        ("detect", _text(net.get("netdetect"))),
+        ("link", port_link(chip)),
+        ("mtu", net.get("mtu") or DEFAULT_MTU),
+        ("nethealth", network_health(chip)),
+    ]
+
+
+def chip_processes(state, npu, chip):
+    """pid:MB of the processes npu-smi lists on this chip (the `busy` knob and state rows)."""
+    rows = [
+        row
+        for row in npusmi.processes(state, [npu])
+        if (row.get("chip") or 0) == chip["chip"]
+    ]
+    return (
+        ",".join("%d:%d" % (row["pid"], row.get("memory_mb") or 0) for row in rows)
+        or "-"
+    )
+
+
+def _ecc(state, chip):
+    if chip.get("hbm_total_mb") is not None:
+        return ECC_HBM
+    if chip.get("memory_total_mb"):
+        return ECC_DDR
+    return "-"
+
+
+def _utilisation(family, shown):
+    """aic,aiv,aicore,npu as npu-smi info -t usages shows them (Aicube, Aivector, Aicore, NPU)."""
+    if family not in catalog.MULTI_UTIL_FAMILIES:
+        return "-"
+    aicore = shown.get("aicore_pct") or 0
+    return "0,0,%d,%d" % (aicore, aicore)
+
+
 def chip_line(state, npu, chip):
     shown = npusmi.effective_chip(state, npu, chip)
     power = shown.get("power_w")
     device = chip["device"]
     phy = chip.get("phy_id")
     seed = npu["id"] * 16 + chip["chip"]
+    family = state.get("family")
     fields = [
         ("card", npu["id"]),
         ("dev", chip["chip"]),
@@ -162,7 +266,21 @@ def chip_line(state, npu, chip):
         ("vdie", _words(seed, VDIE_BASE)),
         ("ndie", _words(seed, NDIE_BASE)),
         ("errors", ",".join(shown.get("error_codes") or []) or "-"),
-    ]
+        ("ver", "V1"),
+        # npu_name of chip info v2: GUESS npu-smi's Name (MindCluster never reads it).
+        ("npuname", _text(npu["name"])),
+        ("product", _text(catalog.PRODUCT_TYPE.get(state.get("model")))),
+        ("eprod", _text(npu.get("product_name"))),
+        ("maker", "Huawei"),
+        ("serial", _text(npu.get("serial"))),
+        ("voltage", catalog.VOLTAGE_CENTIVOLT.get(family, "-")),
+        ("mainboard", catalog.MAINBOARD_ID.get(state.get("model"), "-")),
+        ("ecc", _ecc(state, chip)),
+        ("util", _utilisation(family, shown)),
+        ("pciebw", int(family in catalog.PCIE_BANDWIDTH_FAMILIES)),
+        ("hccs", int(family in catalog.HCCS_FAMILIES)),
+        ("procs", chip_processes(state, npu, chip)),
+    ] + network_fields(state, chip)
     return "chip " + " ".join("%s=%s" % (key, value) for key, value in fields)
 
 

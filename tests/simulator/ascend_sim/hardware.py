@@ -9,6 +9,7 @@ run on the host against a temporary directory.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
@@ -583,3 +584,66 @@ def fault_clear(name, root=None, npu=None, chip=None):
 
 def fault_active(state, name):
     return [f for f in (state or {}).get("faults", []) if f["name"] == name]
+
+
+# ----------------------------------------------------------------------------- NPU network
+
+
+def _chips_of(state, npu, chip):
+    target = _npu(state, npu)
+    chosen = [c for c in target["chips"] if chip is None or c["chip"] == chip]
+    if not chosen:
+        raise SimError("NPU %d has no chip %d" % (npu, chip))
+    return chosen
+
+
+def _checked_network(values):
+    out = {}
+    for key, value in values.items():
+        if value is None:
+            continue
+        if key in ("address", "netmask", "gateway", "netdetect"):
+            try:
+                ipaddress.IPv4Address(value)
+            except ValueError:
+                raise SimError("--%s: %r is no IPv4 address" % (key, value)) from None
+            out[key] = value
+        elif key == "link":
+            if str(value).upper() not in ("UP", "DOWN"):
+                raise SimError("--link: UP or DOWN, not %r" % value)
+            out[key] = str(value).upper()
+        elif key == "mtu":
+            if not 68 <= int(value) <= 9702:
+                raise SimError("--mtu: 68 to 9702, not %s" % value)
+            out[key] = int(value)
+        else:
+            raise SimError(
+                "unknown network setting %r (known: %s)"
+                % (key, ", ".join(dcmi.NETWORK_KEYS))
+            )
+    return out
+
+
+def net_set(npu, chip=None, root=None, **values):
+    """Set an NPU port's network settings directly (chip["network"], the keys hccn_tool sets).
+
+    A test hook: the real way is hccn_tool -i <phy> -ip -s ..., -netdetect -s ..., -link -s.
+    Returns the chips' network dicts after the change.
+    """
+    state = load_state(root)
+    changes = _checked_network(values)
+    chosen = _chips_of(state, npu, chip)
+    for target in chosen:
+        target.setdefault("network", {}).update(changes)
+    save_state(state, root)
+    return [dict(c["network"]) for c in chosen]
+
+
+def net_clear(npu, chip=None, root=None):
+    """Forget the port settings of an NPU (or one chip): not configured again."""
+    state = load_state(root)
+    chosen = _chips_of(state, npu, chip)
+    for target in chosen:
+        target.pop("network", None)
+    save_state(state, root)
+    return len(chosen)

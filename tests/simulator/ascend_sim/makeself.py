@@ -27,13 +27,13 @@ def package_dir():
 
 
 def package_files():
-    """{archive name: bytes} of the ascend_sim package (Python sources only)."""
+    """{archive name: bytes} of the ascend_sim package (Python sources and sh programs)."""
     base = package_dir()
     files = {}
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for name in sorted(filenames):
-            if name.endswith(".py"):
+            if name.endswith((".py", ".sh")):
                 path = os.path.join(dirpath, name)
                 rel = os.path.relpath(path, os.path.dirname(base))
                 with open(path, "rb") as handle:

@@ -411,7 +411,8 @@ def install(meta, opts, mode, log):
         _upgrade_tool(install_path.rstrip("/") + "/firmware/version.info"),
         0o550,
     )
-    common.write(driver_dir + "/tools/hccn_tool", "#!/bin/sh\nexit 0\n", 0o550)
+    # A regular file, mode 555 (MindCluster refuses a symlinked hccn_tool).
+    common.write(driver_dir + "/tools/hccn_tool", dcmi.hccn_tool_text(), 0o555)
     common.install_uninstaller(driver_dir + "/script", meta)
     common.write("/usr/local/dcmi/libdcmi.so", "# ascend-sim stub library\n", 0o444)
     common.write("/usr/local/dcmi/dcmi_interface_api.h", "/* ascend-sim */\n", 0o444)
