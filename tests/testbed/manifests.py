@@ -73,6 +73,7 @@ def device_plugin(
     command=DEFAULT_COMMAND,
     extra_env=(),
     healthz=None,
+    host_paths=None,
 ):
     """The ServiceAccount, ClusterRole, binding and DaemonSet, as a list of objects.
 
@@ -81,6 +82,7 @@ def device_plugin(
     rules: the ClusterRole's rules (default RULES).
     command, extra_env, healthz: the container's command line, more [name, value] environment and
     the (port, path) of its liveness probe (default: none).
+    host_paths: {volume name: another host path} (created when missing).
     """
     labels = {"name": "ascend-device-plugin-ds"}
     mounts, volumes = [], []
@@ -91,6 +93,8 @@ def device_plugin(
         source = {"path": host}
         if kind:
             source["type"] = kind
+        if name in (host_paths or {}):
+            source = {"path": host_paths[name], "type": "DirectoryOrCreate"}
         volumes.append({"name": name, "hostPath": source})
     env = (
         []

@@ -280,10 +280,13 @@ def test_cluster_events_pod_sandbox_fails(deployed, tmp_path):
 
 
 def test_cluster_events_plugin_cannot_reach_the_kubelet(deployed, tmp_path):
-    """The device plugin without the kubelet's device-plugin folder: Huawei's plugin keeps
-    running and logs that it cannot contact the kubelet; the doctor reads its log (T29)."""
+    """The device plugin mounts another folder than the kubelet's device-plugin folder (the
+    kubelet's root elsewhere): Huawei's plugin keeps running and logs that it cannot contact the
+    kubelet; the doctor reads its log (T29)."""
     cluster = deployed
-    objects = manifests.device_plugin(drop=("device-plugin",))
+    objects = manifests.device_plugin(
+        host_paths={"device-plugin": "/var/lib/kubelet-elsewhere/device-plugins"}
+    )
     cluster.apply(objects)
     try:
         cluster.wait_log(
