@@ -92,7 +92,9 @@ def test_nothing_configured(a):
 
 def test_set_and_get_write_hccn_conf_and_state(a):
     a.write("/etc/hccn.conf", "# kept\nudp_port_mode_0=auto\naddress_0=10.9.9.9\n")
-    out = ok(a, "-i", 0, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0")
+    out = ok(
+        a, "-i", 0, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0"
+    )
     assert out == "Cmd executed successfully!\n"
     assert ok(a, "-i", 0, "-ip", "-g") == "ipaddr:10.20.0.2\nnetmask:255.255.255.0\n"
     ok(a, "-i", 0, "-gateway", "-s", "gateway", "10.20.0.1")
@@ -132,15 +134,47 @@ def test_ip_in_another_subnet_drops_the_gateway(a):
 @pytest.mark.parametrize(
     ("args", "rc", "message"),
     [
-        (["-ip", "-s", "address", "10.20.0.256", "netmask", "255.255.255.0"], 6, "The ip address you configured is invalid!"),
-        (["-ip", "-s", "address", "10.20.0.2", "netmask", "255.0.255.0"], 6, "The ip address you configured is invalid!"),
-        (["-ip", "-s", "address", "192.168.1.20", "netmask", "255.255.255.0"], 7, "The ip address configured is conflicted!"),
-        (["-ip", "-s", "address", "10.20.0.2"], 4, "The total count of input parameters is wrong!"),
-        (["-gateway", "-s", "gateway", "10.20.0.1"], 26, "Unable to configure gateway, because ip is not configured!"),
-        (["-mtu", "-s", "size", "9703"], 13, "The value of mtu you input is out of the valid range!"),
-        (["-mtu", "-s", "size", "67"], 13, "The value of mtu you input is out of the valid range!"),
+        (
+            ["-ip", "-s", "address", "10.20.0.256", "netmask", "255.255.255.0"],
+            6,
+            "The ip address you configured is invalid!",
+        ),
+        (
+            ["-ip", "-s", "address", "10.20.0.2", "netmask", "255.0.255.0"],
+            6,
+            "The ip address you configured is invalid!",
+        ),
+        (
+            ["-ip", "-s", "address", "192.168.1.20", "netmask", "255.255.255.0"],
+            7,
+            "The ip address configured is conflicted!",
+        ),
+        (
+            ["-ip", "-s", "address", "10.20.0.2"],
+            4,
+            "The total count of input parameters is wrong!",
+        ),
+        (
+            ["-gateway", "-s", "gateway", "10.20.0.1"],
+            26,
+            "Unable to configure gateway, because ip is not configured!",
+        ),
+        (
+            ["-mtu", "-s", "size", "9703"],
+            13,
+            "The value of mtu you input is out of the valid range!",
+        ),
+        (
+            ["-mtu", "-s", "size", "67"],
+            13,
+            "The value of mtu you input is out of the valid range!",
+        ),
         (["-tls", "-s", "enable", "2"], 16, "Get invalid enable value!"),
-        (["-netdetect", "-s", "address", "255.255.255.255"], 6, "Can not config broadcast address!"),
+        (
+            ["-netdetect", "-s", "address", "255.255.255.255"],
+            6,
+            "Can not config broadcast address!",
+        ),
         (["-nosuch", "-g"], 3, "Get invalid major cmd."),
         (["-ip", "-x"], 3, "Get unknown option!"),
     ],
@@ -167,8 +201,13 @@ def test_conflicts_on_the_host_and_gateway_segment(a):
     ok(a, "-i", 0, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0")
     # the same address again on the same port is no conflict
     ok(a, "-i", 0, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0")
-    result = hccn(a, "-i", 1, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0")
-    assert (result.returncode, result.stderr) == (7, "The ip address configured is conflicted!\n")
+    result = hccn(
+        a, "-i", 1, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0"
+    )
+    assert (result.returncode, result.stderr) == (
+        7,
+        "The ip address configured is conflicted!\n",
+    )
     result = hccn(a, "-i", 0, "-gateway", "-s", "gateway", "10.21.0.1")
     assert result.returncode == 8
     assert "doesn't match that of the configured ip adress!" in result.stderr
@@ -176,7 +215,9 @@ def test_conflicts_on_the_host_and_gateway_segment(a):
 
 def test_missing_conf(a):
     os.unlink(a.p("/etc/hccn.conf"))
-    result = hccn(a, "-i", 0, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0")
+    result = hccn(
+        a, "-i", 0, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0"
+    )
     assert result.returncode == 29 and "The hccn.conf can't access" in result.stderr
     result = hccn(a, "-i", 0, "-cfg", "recovery")
     assert result.returncode == 29
@@ -211,7 +252,17 @@ def test_tls_get_records_switch_and_set(a):
 
 def test_boot_replays_hccn_conf(a):
     for dev in range(8):
-        ok(a, "-i", dev, "-ip", "-s", "address", "10.20.0.%d" % (10 + dev), "netmask", "255.255.255.0")
+        ok(
+            a,
+            "-i",
+            dev,
+            "-ip",
+            "-s",
+            "address",
+            "10.20.0.%d" % (10 + dev),
+            "netmask",
+            "255.255.255.0",
+        )
     ok(a, "-i", 0, "-netdetect", "-s", "address", "10.20.0.1")
     # a device reset loses what was set; the boot unit's recovery brings back what hccn.conf has
     state = a.state()
@@ -238,7 +289,10 @@ def test_busy_lock_and_fault(a):
     with open(lock, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         result = hccn(a, "-i", 0, "-link", "-g")
-    assert (result.returncode, result.stdout) == (11, "hccn_tool is busy, please try again.\n")
+    assert (result.returncode, result.stdout) == (
+        11,
+        "hccn_tool is busy, please try again.\n",
+    )
     assert ok(a, "-i", 0, "-link", "-g") == "link status: UP\n"
     assert a.cli("fault", "set", "hccn-busy").returncode == 0
     assert hccn(a, "-i", 0, "-link", "-g").returncode == 11
@@ -250,7 +304,19 @@ def test_parallel_sets_never_lose_a_key(a):
     results = []
 
     def one(dev):
-        results.append(hccn(a, "-i", dev, "-ip", "-s", "address", "10.20.0.%d" % (10 + dev), "netmask", "255.255.255.0"))
+        results.append(
+            hccn(
+                a,
+                "-i",
+                dev,
+                "-ip",
+                "-s",
+                "address",
+                "10.20.0.%d" % (10 + dev),
+                "netmask",
+                "255.255.255.0",
+            )
+        )
 
     threads = [threading.Thread(target=one, args=(dev,)) for dev in range(8)]
     for thread in threads:
@@ -305,11 +371,16 @@ def test_cross_node_ping(a, b):
     assert b.cli("fault", "set", "link-down", "--npu", "0").returncode == 0
     assert hccn(a, "-i", 0, "-ping", "-g", "address", "10.20.0.10").returncode == 1
     result = hccn(b, "-i", 0, "-ping", "-g", "address", "10.20.0.2")
-    assert (result.returncode, result.stderr) == (22, "Execute failed: Link status is down.\n")
+    assert (result.returncode, result.stderr) == (
+        22,
+        "Execute failed: Link status is down.\n",
+    )
     assert b.cli("fault", "clear", "link-down").returncode == 0
     ok(a, "-i", 0, "-ping", "-g", "address", "10.20.0.10")
     # a phantom node of the bed claims b's address: no stable answer, and b's port is faulty
-    assert a.cli("fault", "set", "ip-conflict", "--address", "10.20.0.10").returncode == 0
+    assert (
+        a.cli("fault", "set", "ip-conflict", "--address", "10.20.0.10").returncode == 0
+    )
     assert hccn(a, "-i", 1, "-ping", "-g", "address", "10.20.0.10").returncode == 1
     ok(b, "-i", 0, "-netdetect", "-s", "address", "10.20.0.1")
     assert ok(b, "-i", 0, "-net_health", "-g") == "net health status: Fault\n"
@@ -323,19 +394,29 @@ def test_pod_view_without_state(a, tmp_path):
     os.rename(a.p(hardware.STATE_RELPATH), str(tmp_path / "state.json"))
     assert ok(a, "-i", 2, "-link", "-g") == "link status: UP\n"
     assert ok(a, "-i", 2, "-ip", "-g") == "ipaddr:10.20.0.4\nnetmask:255.255.255.0\n"
-    assert hccn(a, "-i", 2, "-ip", "-s", "address", "10.20.0.5", "netmask", "255.255.255.0").returncode == 4
+    assert (
+        hccn(
+            a, "-i", 2, "-ip", "-s", "address", "10.20.0.5", "netmask", "255.255.255.0"
+        ).returncode
+        == 4
+    )
 
 
 def test_non_roce_product_refuses(sim, fabric):
     make_node(sim, "node-p", fabric, model="310P3", cards=2, chip="310p")
     result = hccn(sim, "-i", 0, "-ip", "-g")
-    assert (result.returncode, result.stdout) == (13, "The command is not supported on this product.\n")
+    assert (result.returncode, result.stdout) == (
+        13,
+        "The command is not supported on this product.\n",
+    )
 
 
 def test_a3_sibling_die_conflict(sim, fabric):
     make_node(sim, "node-a3", fabric, model="A3", cards=2, chip="a3")
     ok(sim, "-i", 0, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0")
-    result = hccn(sim, "-i", 1, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0")
+    result = hccn(
+        sim, "-i", 1, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0"
+    )
     assert result.returncode == 7
     # another NPU may reuse it (the tool only checks the sibling die)
     ok(sim, "-i", 2, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0")

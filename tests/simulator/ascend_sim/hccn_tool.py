@@ -54,7 +54,9 @@ INSTALL_INFO_RELPATH = "etc/ascend_install.info"
 
 ROCE_FAMILIES = ("910", "910b", "a3")  # the NPUs with a parameter-plane (RoCE) port
 DEFAULT_MTU = 1500  # INFERRED: the device's MTU before any -mtu -s
-VNIC_NET = ipaddress.ip_network("192.168.1.0/24")  # the vNIC host net: always a conflict
+VNIC_NET = ipaddress.ip_network(
+    "192.168.1.0/24"
+)  # the vNIC host net: always a conflict
 # HDK-A3 hccntool_019: a detect address in the vNIC nets gives Receive timeout (non-SuperPoD)
 VNIC_DETECT_NETS = (ipaddress.ip_network("192.168.0.0/21"),)
 
@@ -115,7 +117,11 @@ ERR = {
     "busy": ("hccn_tool is busy, please try again.", "out", 11),
     "permission": ("permission denied: pls check this cmd run permission.", "err", 12),
     "unsupported": ("The command is not supported on this product.", "out", 13),
-    "gw_no_ip": ("Unable to configure gateway, because ip is not configured!", "err", 26),
+    "gw_no_ip": (
+        "Unable to configure gateway, because ip is not configured!",
+        "err",
+        26,
+    ),
     "exec": ("Command execute failed!", "err", 1),
     "no_gateway": (
         "Get gateway failed, because no gateway was preset there!",
@@ -261,7 +267,7 @@ def interface(net):
 def own_entries(state):
     """This node's ports as published in the fabric registry."""
     out = []
-    for npu, chip in chip_list(state):
+    for _npu, chip in chip_list(state):
         net = network(chip)
         if net.get("address"):
             out.append(
@@ -411,11 +417,11 @@ class Node:
         """(npu, chip) of a physical id, or None."""
         if self.state is None:
             return None
+        # a chip exists for the tool while its device node does (driver loaded)
         for npu, chip in chip_list(self.state):
-            if phy_id(chip) == phy:
-                # a chip exists for the tool while its device node does (driver loaded)
-                if os.path.lexists(rooted(self.root, "/dev/davinci%d" % chip["device"])):
-                    return npu, chip
+            node = rooted(self.root, "/dev/davinci%d" % chip["device"])
+            if phy_id(chip) == phy and os.path.lexists(node):
+                return npu, chip
         return None
 
     def view_chip(self, phy):
@@ -694,9 +700,7 @@ def cmd_mtu(node, phy, npu, chip, op, args, out):
 def cmd_net_health(node, phy, npu, chip, op, args, out):
     if args and args != ["all"]:
         raise ToolError("count")
-    out.append(
-        "net health status: %s" % net_health(node.state, npu, chip, node.root)
-    )
+    out.append("net health status: %s" % net_health(node.state, npu, chip, node.root))
 
 
 def cmd_ping(node, phy, npu, chip, op, args, out):
@@ -735,19 +739,21 @@ def cmd_ping(node, phy, npu, chip, op, args, out):
     if reachable:
         for seq in range(count):
             out.append("recv seq=%d,time=0.0%d7000ms" % (seq, 4 + seq))
-        out.append("%d packets transmitted, %d received, 0.00%% packet loss" % (count, count))
+        out.append(
+            "%d packets transmitted, %d received, 0.00%% packet loss" % (count, count)
+        )
         return
     for seq in range(count):
         out.append("recv time out seq=%d" % seq)
-    out.append(
-        "%d packets transmitted, 0 received, 100.00%% packet loss" % count
-    )
+    out.append("%d packets transmitted, 0 received, 100.00%% packet loss" % count)
     raise ToolError("exec")
 
 
 def cmd_tls(node, phy, npu, chip, op, args, out):
     net = network(chip)
-    current = int(net.get("tls", 0))  # INFERRED: TLS off until set (the MC sample shows 0)
+    current = int(
+        net.get("tls", 0)
+    )  # INFERRED: TLS off until set (the MC sample shows 0)
     if op == "-g":
         if args:
             raise ToolError("count")
@@ -858,7 +864,7 @@ def cmd_all_recovery(node, out):
         raise ToolError("unsupported")
     conf = conf_read(node.root)
     phys = []
-    for npu, chip in chip_list(node.state):
+    for _npu, chip in chip_list(node.state):
         if node.find(phy_id(chip)) is not None:
             phys.append(phy_id(chip))
 
