@@ -34,7 +34,7 @@ options:
     required: true
   requests:
     description:
-      - C({host: request}) of the whole fleet; a request has C(family) (RV(ansible_facts.ascend.npu_family)),
+      - The requests of the whole fleet, by host name; a request has C(family) (the C(npu_family) fact of M(cubestudio.ascend.ascend_facts)),
         C(model), C(ports) (chips of the node), C(subnets), C(host_offset), C(addresses),
         C(gateways), C(netdetect), C(mtu) and C(tls) (C(enable), C(disable), C(keep)).
       - Default, the fact C(hccn_request) of every host of the play (C(ansible_play_hosts_all)).

@@ -12,7 +12,7 @@ version_added: 0.3.0
 description:
   - Reads every planned port back with C(hccn_tool -i N -ip -g), C(-gateway -g), C(-netdetect -g) (and
     C(-mtu -g), and C(-tls -g) where C(/etc/hccn.conf) already records the switch) and runs, one after the
-    other, only the set commands that make the port as planned. A port that agrees gets no command: a re-run
+    other, only the set commands that make the port as planned. A port that agrees gets no command; a re-run
     sends no set command and reports no change.
   - C(hccn_tool) itself writes C(/etc/hccn.conf) (C(address_N), C(netmask_N), C(gateway_N), C(netdetect_N),
     C(mtu_N), C(tls_enable_N)); every other key of the file is kept. A new address in another subnet makes
