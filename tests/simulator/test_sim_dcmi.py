@@ -758,15 +758,20 @@ def test_network_set_directly_reaches_dcmi_and_hccn_tool(driver):
 
 
 def test_network_health_from_the_state_contract():
-    def health(**net):
-        return dcmi.network_health({"network": net} if net else {})
+    """The library reports what hccn_tool -net_health -g says (one answer, as a number)."""
 
-    assert health() == 6
-    assert health(address="10.0.0.2", netdetect="10.0.0.1") == 0
-    assert health(address="10.0.0.2", netdetect="10.0.0.1", link="UP") == 0
-    assert health(address="10.0.0.2", netdetect="10.0.0.1", link="DOWN") == 5
-    assert health(address="10.0.0.2", link="DOWN") == 6  # no detection running
-    assert health(netdetect="10.0.0.1") == 3  # GUESS: no address of its own
+    def health(**net):
+        chip = {"chip": 0, "network": net} if net else {"chip": 0}
+        return dcmi.network_health({}, {"id": 0}, chip)
+
+    port = {"address": "10.0.0.2", "netmask": "255.255.255.0"}
+    assert health() == 6  # Init: no detection running
+    assert health(netdetect="10.0.0.1", **port) == 0
+    assert health(netdetect="10.0.0.1", link="UP", **port) == 0
+    assert health(netdetect="10.0.0.1", link="DOWN", **port) == 5
+    assert health(link="DOWN", **port) == 5  # a port without link is Fault
+    assert health(netdetect="10.0.0.1") == 8  # Detect ip set: no address of its own
+    assert health(netdetect="10.9.0.1", **port) == 3  # outside the subnet, no gateway
 
 
 def test_calls_before_init_and_while_the_device_did_not_start(driver):

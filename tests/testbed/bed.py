@@ -189,8 +189,9 @@ def expand(text):
     return re.sub(r"\$\{([^}]+)\}", one, text)
 
 
-def node_run_args(name):
-    """`docker run` arguments of a node named `name`, from the molecule platform."""
+def node_run_args(name, extra=()):
+    """`docker run` arguments of a node named `name`, from the molecule platform (plus
+    `extra` options)."""
     spec = molecule_platform()
     args = [
         "--name",
@@ -214,6 +215,7 @@ def node_run_args(name):
         args += ["--tmpfs", mount]
     for volume in spec.get("volumes", []):
         args += ["-v", expand(volume)]
+    args += list(extra)
     return (
         args
         + [expand(spec.get("image", NODE_IMAGE))]
@@ -847,12 +849,16 @@ class Bed:
             log(
                 "creating the simulated Ascend node %s (%d x %s)" % (name, cards, model)
             )
+            # The simulated hccn_tool's fabric registry, shared by the nodes of this bed: a
+            # ping between NPUs of two nodes works only through it (tests/simulator/README.md).
+            fabric = os.path.join(self.dir, "hccn-fabric")
+            os.makedirs(fabric, exist_ok=True)
             docker(
                 "run",
                 "-d",
                 "--label",
                 "cubestudio.testbed=" + self.name,
-                *node_run_args(name),
+                *node_run_args(name, ["-v", fabric + ":/var/lib/ascend-sim/fabric"]),
             )
         dexec(name, BOOT_WAIT_SCRIPT, timeout=120)
         dexec(

@@ -152,6 +152,8 @@ def test_with_the_operator_s_crds_it_adds_servicemonitor_and_rules(exporter, tmp
         "AscendNpuHbmNearlyFull",
         "AscendNpuCountDropped",
         "AscendNpuExporterDown",
+        "AscendNpuLinkDown",
+        "AscendNpuNetworkUnhealthy",
     ]
     # The variable's duration for the temperature alert, the defaults for the others.
     assert [r["for"] for r in rule["spec"]["groups"][0]["rules"]] == [
@@ -159,6 +161,8 @@ def test_with_the_operator_s_crds_it_adds_servicemonitor_and_rules(exporter, tmp
         "1m",
         "10m",
         "5m",
+        "5m",
+        "1m",
         "5m",
     ]
     # And converged: nothing changes on the next run, nor in check mode.
@@ -275,6 +279,8 @@ def test_prometheus_scrapes_loads_the_rules_and_every_panel_has_data(prometheus)
             "AscendNpuHbmNearlyFull",
             "AscendNpuCountDropped",
             "AscendNpuExporterDown",
+            "AscendNpuLinkDown",
+            "AscendNpuNetworkUnhealthy",
         ],
         "ok",
     ), groups

@@ -58,6 +58,7 @@ def cmd_hw_init(args):
         kernel_build=not args.no_kernel_build,
         boot_unit=not args.no_boot_unit,
         factory_fw=args.factory_firmware,
+        node_id=args.node_id,
     )
     print(
         "simulated %s x %d (%d chips, PCI %s:%s) in %s; sysfs %s"
@@ -97,6 +98,8 @@ def cmd_fault(args):
             memory=args.memory,
             container_pid=args.container_pid,
             seconds=args.seconds,
+            address=args.address,
+            netmask=args.netmask,
         )
         print("fault set: %s" % json.dumps(entry, sort_keys=True))
         return 0
@@ -141,6 +144,9 @@ def cmd_net(args):
 
 
 def cmd_state(args):
+    if args.action == "refresh":
+        hardware.refresh()
+        return 0
     state = hardware.load_state()
     if args.json:
         print(json.dumps(state, indent=2, sort_keys=True))
@@ -240,6 +246,9 @@ def parser():
     )
     init.add_argument("--factory-firmware", help="firmware the cards ship with")
     init.add_argument("--force", action="store_true", help="replace existing hardware")
+    init.add_argument(
+        "--node-id", help="name in the hccn fabric registry (default: the host name)"
+    )
     init.set_defaults(func=cmd_hw_init)
 
     fault = sub.add_parser("fault", help="set, clear or list fault knobs")
@@ -254,6 +263,8 @@ def parser():
     fault.add_argument("--process")
     fault.add_argument("--memory", type=int)
     fault.add_argument("--container-pid", type=int)
+    fault.add_argument("--address", help="ip-conflict: the duplicated address")
+    fault.add_argument("--netmask", help="ip-conflict: its netmask (255.255.255.0)")
     fault.add_argument(
         "--seconds", type=int, help="slow-install: the pause (default 30)"
     )
@@ -277,7 +288,11 @@ def parser():
     net.set_defaults(func=cmd_net)
 
     state = sub.add_parser("state", help="show the simulated hardware")
-    state.add_argument("action", choices=("show",))
+    state.add_argument(
+        "action",
+        choices=("show", "refresh"),
+        help="refresh: rewrite the views derived from the state (hccn_tool runs it)",
+    )
     state.add_argument("--json", action="store_true")
     state.set_defaults(func=cmd_state)
 

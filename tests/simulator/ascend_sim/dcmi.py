@@ -21,7 +21,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import catalog, npusmi
+from . import catalog, hccn_tool, npusmi
 
 VIEW_NAME = "ascend-sim-dcmi.view"
 LIB_RELPATH = "lib64/driver"  # below the driver folder, next to the library
@@ -165,30 +165,18 @@ def _text(value):
 
 
 def port_link(chip):
-    """UP or DOWN: a port nobody set down is up (GUESS: the cable is in)."""
-    return (chip.get("network") or {}).get("link") or "UP"
+    """UP or DOWN, as hccn_tool answers ``-link -g`` (one answer: hccn_tool.link_status)."""
+    return hccn_tool.link_status(chip)
 
 
-def network_health(chip):
-    """The chip's dcmi_get_device_network_health result (enum dcmi_rdfx_detect_result).
-
-    No detect address: Init (6), what hccn_tool shows before detection (hccn.md, "Init before
-    detection"; MindCluster counts Init as healthy). Detect address and link down: Fault (5), as
-    on a real link-down (hccn.md, pain point 5: "link status: DOWN, net health status: Fault").
-    Detect address, link up, no address of its own: Unreachable (3), GUESS: the probe cannot
-    leave the port. Otherwise Success (0): the simulated fabric answers every detect address.
-    """
-    net = chip.get("network") or {}
-    if not net.get("netdetect"):
-        return NET_HEALTH["Init"]
-    if port_link(chip) != "UP":
-        return NET_HEALTH["Fault"]
-    if not net.get("address"):
-        return NET_HEALTH["Unreachable"]
-    return NET_HEALTH["Success"]
+def network_health(state, npu, chip):
+    """The chip's dcmi_get_device_network_health result (enum dcmi_rdfx_detect_result): the
+    value hccn_tool answers for ``-net_health -g`` (one answer: hccn_tool.net_health), as
+    its number."""
+    return NET_HEALTH[hccn_tool.net_health(state, npu, chip)]
 
 
-def network_fields(state, chip):
+def network_fields(state, npu, chip):
     """The NPU port's settings (chip["network"], written by hccn_tool or `ascend-sim net set`)."""
     net = chip.get("network") or {}
     return [
@@ -199,7 +187,7 @@ def network_fields(state, chip):
         ("detect", _text(net.get("netdetect"))),
         ("link", port_link(chip)),
         ("mtu", net.get("mtu") or DEFAULT_MTU),
-        ("nethealth", network_health(chip)),
+        ("nethealth", network_health(state, npu, chip)),
     ]
 
 
@@ -280,7 +268,7 @@ def chip_line(state, npu, chip):
         ("pciebw", int(family in catalog.PCIE_BANDWIDTH_FAMILIES)),
         ("hccs", int(family in catalog.HCCS_FAMILIES)),
         ("procs", chip_processes(state, npu, chip)),
-    ] + network_fields(state, chip)
+    ] + network_fields(state, npu, chip)
     return "chip " + " ".join("%s=%s" % (key, value) for key, value in fields)
 
 

@@ -9,16 +9,21 @@ run on the host against a temporary directory.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import functools
 import ipaddress
 import json
 import os
 import re
 import shutil
+import socket
 import stat
 
-from . import catalog, dcmi
+from . import catalog, dcmi, hccn_tool
 
 STATE_RELPATH = "/var/lib/ascend-sim/state.json"
+STATE_LOCK_RELPATH = "/var/lib/ascend-sim/state.lock"  # the hccn_tool takes it too
 SIM_DIR = "/var/lib/ascend-sim"
 HIDDEN_DIR = SIM_DIR + "/hidden"
 LSPCI_SHIM = "/usr/local/bin/lspci"
@@ -55,6 +60,10 @@ FAULTS = {
     "slow-install": "the driver installer pauses --seconds (default 30) once the install is under way",
     "npu-smi-hang": "every npu-smi info command hangs (a DCMI call that never returns) until it is killed",
     "npu-smi-garbage": "every npu-smi info command prints text that is no npu-smi table and exits 0",
+    "link-down": "the RoCE port of --npu/--chip (default: all) is DOWN (link status: DOWN, net health Fault)",
+    "detect-unreachable": "the detect address of --npu/--chip (default: all) does not answer (Receive timeout)",
+    "ip-conflict": "another node of the fabric also has --address (a phantom entry in the registry)",
+    "hccn-busy": "every hccn_tool command prints 'hccn_tool is busy, please try again.' and exits 11",
 }
 UDEVADM_STUB = "/usr/local/bin/udevadm"
 
@@ -98,6 +107,25 @@ def state_path(root=None):
     return rooted(root, STATE_RELPATH)
 
 
+@contextlib.contextmanager
+def state_lock(root=None):
+    """Serialises read-modify-write of the state with the simulated hccn_tool."""
+    path = rooted(root, STATE_LOCK_RELPATH)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "a+", encoding="utf-8") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def locked(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        with state_lock(kwargs.get("root")):
+            return func(*args, **kwargs)
+
+    return wrapper
+
+
 def load_state(root=None, required=True):
     try:
         with open(state_path(root), encoding="utf-8") as handle:
@@ -124,6 +152,8 @@ def save_state(state, root=None):
             dcmi.view_text(state, rooted(root, "/dev"), version.get("Version")),
             0o644,
         )
+    # hccn_tool's pod view and this node's entry in the fabric registry
+    hccn_tool.publish(state, sim_root(root))
 
 
 def build_state(model_key, cards, npu_ids=None, sysfs_root="/sys", factory_fw=None):
@@ -343,8 +373,12 @@ def hw_init(
     kernel_build=True,
     boot_unit=True,
     factory_fw=None,
+    node_id=None,
 ):
     state = build_state(model_key, cards, npu_ids, sysfs_root, factory_fw)
+    # hccn_tool: this node's name in the fabric registry, and where the CLI is (state refresh)
+    state["node_id"] = node_id or socket.gethostname()
+    state["sim_home"] = sim_home()
     write_sysfs(state, root)
     if lspci:
         install_program(root, LSPCI_SHIM, "lspci")
@@ -419,8 +453,10 @@ def missing_devices(state):
     return out
 
 
+@locked
 def boot(root=None):
-    """What a reboot does: firmware flashed before becomes active, device nodes reappear."""
+    """What a reboot does: firmware flashed before becomes active, device nodes reappear,
+    and the driver's network_cfg_recovery replays /etc/hccn.conf (hccn_tool -cfg recovery)."""
     state = load_state(root)
     pending = state.get("pending_reboot") or {}
     if "firmware" in pending:
@@ -428,6 +464,7 @@ def boot(root=None):
     state["pending_reboot"] = {}
     if "devices" in state and driver_installed(root):
         create_devices(state, root, state["devices"]["gid"], state["devices"]["mode"])
+        hccn_tool.boot_recovery(state, sim_root(root))
     save_state(state, root)
     return state
 
@@ -494,6 +531,20 @@ def _npu(state, npu_id):
     )
 
 
+def _set_links(state, npu, chip, status):
+    for one_npu in state["npus"]:
+        for one in one_npu["chips"]:
+            if npu in (None, one_npu["id"]) and chip in (None, one["chip"]):
+                one.setdefault("network", {})["link"] = status
+
+
+@locked
+def refresh(root=None):
+    """Rewrite the state and what derives from it (hccn_tool calls it after a change)."""
+    save_state(load_state(root), root)
+
+
+@locked
 def fault_set(name, root=None, npu=None, chip=None, **params):
     if name not in FAULTS:
         raise SimError(
@@ -525,6 +576,13 @@ def fault_set(name, root=None, npu=None, chip=None, **params):
             entry["chip"] = 0
     elif name == "slow-install":
         entry["seconds"] = params.get("seconds") or 30
+    elif name == "link-down":
+        _set_links(state, npu, chip, "DOWN")
+    elif name == "ip-conflict":
+        if not params.get("address"):
+            raise SimError("fault ip-conflict needs --address (the duplicated address)")
+        entry["address"] = params["address"]
+        entry["netmask"] = params.get("netmask") or "255.255.255.0"
     elif name == "missing-davinci":
         target = _npu(state, npu) if npu is not None else state["npus"][-1]
         entry["npu"] = target["id"]
@@ -556,6 +614,7 @@ def fault_set(name, root=None, npu=None, chip=None, **params):
     return entry
 
 
+@locked
 def fault_clear(name, root=None, npu=None, chip=None):
     state = load_state(root)
     keep, dropped = [], []
@@ -575,6 +634,9 @@ def fault_clear(name, root=None, npu=None, chip=None):
         }
         for path in fault.get("hidden", []):
             _unhide(root, path, tag[fault["name"]])
+    for fault in dropped:
+        if fault["name"] == "link-down":  # the cable is back: the port comes up
+            _set_links(state, fault.get("npu"), fault.get("chip"), "UP")
     davinci = any(f["name"] == "missing-davinci" for f in dropped)
     if davinci and "devices" in state and driver_installed(root):
         create_devices(state, root, state["devices"]["gid"], state["devices"]["mode"])

@@ -9,7 +9,9 @@
 # other reads. It reads the NPU port settings from the DCMI device view next to the simulated
 # libdcmi.so (<driver>/lib64/driver/ascend-sim-dcmi.view, keys phy= ip= mask= gw= detect= link=
 # mtu= nethealth= speed=), so it works wherever the driver folder is mounted (pods included).
-# POSIX sh with builtins only: the device plugin image may have no python.
+# POSIX sh with builtins only: the device plugin image has no python. Where python3 runs (the
+# node itself, a workload image), the faithful tool beside it (hccn_tool.py: every command,
+# /etc/hccn.conf, the locks) answers instead; this part answers only in such images.
 # Setting anything (-s) is not simulated here.
 
 set -f
@@ -17,6 +19,9 @@ case $0 in
 */*) here=${0%/*} ;;
 *) here=. ;;
 esac
+if [ -f "$here/hccn_tool.py" ] && command -v python3 >/dev/null 2>&1; then
+    exec python3 "$here/hccn_tool.py" "$@"
+fi
 view="$here/../lib64/driver/ascend-sim-dcmi.view"
 
 fail() {

@@ -411,8 +411,18 @@ def install(meta, opts, mode, log):
         _upgrade_tool(install_path.rstrip("/") + "/firmware/version.info"),
         0o550,
     )
-    # A regular file, mode 555 (MindCluster refuses a symlinked hccn_tool).
+    # driver.xml: hccn_tool, a regular file root:root 555 (MindCluster refuses a symlink). A
+    # POSIX sh front (dcmi.hccn_tool_text): the faithful tool (hccn_tool.py beside it) where
+    # python3 runs, the device view's reads in a pod whose image has no python (the device plugin's).
     common.write(driver_dir + "/tools/hccn_tool", dcmi.hccn_tool_text(), 0o555)
+    common.write(
+        driver_dir + "/tools/hccn_tool.py",
+        hardware.program_text("hccn_tool", TOOL_VERSION=version),
+        0o555,
+    )
+    if not os.path.exists(common.rooted("/etc/hccn.conf")):
+        # run_driver_install.sh changeMode: touch /etc/hccn.conf, chmod 644, root:root
+        common.write("/etc/hccn.conf", "", 0o644)
     common.install_uninstaller(driver_dir + "/script", meta)
     common.write("/usr/local/dcmi/libdcmi.so", "# ascend-sim stub library\n", 0o444)
     common.write("/usr/local/dcmi/dcmi_interface_api.h", "/* ascend-sim */\n", 0o444)

@@ -13,6 +13,7 @@ from ansible.errors import AnsibleActionFail
 from ansible_collections.cubestudio.ascend.plugins.action import (
     ascend_device_plugin_plan,
     ascend_exporter_plan,
+    ascend_hccn_plan,
 )
 from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
     parse_info,
@@ -83,3 +84,27 @@ def test_the_exporter_plan_follows_the_node_s_engine(run_action):
     assert "-containerMode=containerd" in plan["command"]
     with pytest.raises(AnsibleActionFail, match="outside 1025-40000"):
         run_action(ascend_exporter_plan, {"version": "7.3.0", "port": 80})
+
+
+def test_the_hccn_plan_reads_the_fleet_from_hostvars(run_action):
+    request = {
+        "family": "910B",
+        "ports": 8,
+        "subnets": ["10.20.0.0/24"],
+        "tls": "disable",
+    }
+    task_vars = {
+        "ansible_play_hosts_all": ["a", "b", "c"],
+        "hostvars": {
+            "a": {"hccn_request": dict(request, host_offset=10)},
+            "b": {"hccn_request": dict(request, host_offset=20)},
+            "c": {},
+        },
+    }
+    result = run_action(ascend_hccn_plan, {"host": "a"}, task_vars=task_vars)
+    plan = result["ansible_facts"]["hccn_plan"]
+    assert result["changed"] is False and plan["fleet"] == {"a": 8, "b": 8}
+    assert plan["ping"]["address"] == "10.20.0.20"
+    task_vars["hostvars"]["b"]["hccn_request"]["host_offset"] = 12
+    with pytest.raises(AnsibleActionFail, match=r"duplicate address 10\.20\.0\.12"):
+        run_action(ascend_hccn_plan, {"host": "b"}, task_vars=task_vars)
