@@ -86,6 +86,12 @@ all:
         device_plugin_image_archive: $ROOT/.build/images/mindcluster/ascend-k8sdeviceplugin_v7.3.0_x86_64.tar
         exporter_image_archive: $ROOT/.build/images/mindcluster/npu-exporter_v7.3.0_x86_64.tar
         device_plugin_smoke_image: docker.io/cubestudio/workload:latest
+        # The NPU parameter-plane network (role hccn, docs/hccn.md): an Atlas 800T A2 puts its
+        # 8 RoCE ports in one subnet; this node's ports get .10 to .17, gateway and detect .1.
+        hccn_subnets: [10.20.0.0/24]
+        hccn_gateways: [10.20.0.1]
+        hccn_netdetect: [10.20.0.1]
+        hccn_host_offset: 10
   hosts:
     localhost:
       ansible_connection: local

@@ -32,6 +32,12 @@ import pytest
 
 MODEL, CARDS = "910B3", 8
 RESOURCE = "huawei.com/Ascend910"
+HCCN = {
+    "hccn_subnets": ["10.20.0.0/24"],
+    "hccn_gateways": ["10.20.0.1"],
+    "hccn_netdetect": ["10.20.0.1"],
+    "hccn_host_offset": 10,
+}
 CONTAINERD = "/etc/containerd/config.toml"
 DAEMON_JSON = "/etc/docker/daemon.json"
 # The live configuration of the running containerd, through the CRI (what the kubelet gets).
@@ -52,7 +58,10 @@ class Site:
                 ansible_run.inventory(
                     [node],
                     ansible_run.site_variables(
-                        cluster.bed.kubeconfig, cluster.bed.sim_artifacts()
+                        cluster.bed.kubeconfig,
+                        cluster.bed.sim_artifacts(),
+                        # The NPU network as docs/hccn.md's Atlas 800T A2 example.
+                        **HCCN,
                     ),
                 ),
                 handle,
@@ -145,6 +154,19 @@ def test_every_layer_makes_a_ready_node_with_eight_npus_and_one_in_a_pod(site):
         "spec.nodeName=" + site.node,
     )["items"]
     assert [p["status"]["phase"] for p in pods] == ["Running"], pods
+    # The NPU ports got the plan's addresses (hccn), and Huawei's device plugin, started after
+    # them, publishes the same addresses in the node's baseDeviceInfos annotation.
+    infos = json.loads(node["metadata"]["annotations"]["baseDeviceInfos"])
+    for phy in range(CARDS):
+        address = "10.20.0.%d" % (10 + phy)
+        assert site.sh(
+            "/usr/local/Ascend/driver/tools/hccn_tool -i %d -ip -g" % phy
+        ).startswith("ipaddr:%s\n" % address)
+        assert "address_%d=%s" % (phy, address) in site.sh("cat /etc/hccn.conf")
+        assert site.sh(
+            "/usr/local/Ascend/driver/tools/hccn_tool -i %d -link -g" % phy
+        ) == ("link status: UP\n")
+        assert infos["Ascend910-%d" % phy]["IP"] == address, infos
     # The stack's versions as the collection's node labels, equal to what the node has.
     labels = node["metadata"]["labels"]
     installed = {

@@ -904,7 +904,7 @@ def _from_view(node, phy, attr, out):
     entry = node.view_chip(phy)
     if node.view is None:
         # INFERRED: no state and no view (a driver without simulator state): ports up
-        entry = {"network": {}, "health": "Detect ip set"}
+        entry = {"network": {}, "health": "Init"}
     if entry is None:
         raise ToolError("device")
     fake_state = {"family": node.family, "npus": [], "faults": []}
