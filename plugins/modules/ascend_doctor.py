@@ -86,7 +86,8 @@ options:
   memory_headroom:
     description:
       - Per cent of its memory request that a container asking for NPUs should have as headroom in
-        its memory limit (row T41; the pods on the node are also checked for setting C(ASCEND_VISIBLE_DEVICES) themselves, row T40). The default is the advice of
+        its memory limit (row T41; the pods on the node are also checked for setting
+        C(ASCEND_VISIBLE_DEVICES) themselves, row T40). The default is the advice of
         the field guide this collection follows, not a Huawei figure.
     type: int
     default: 30

@@ -106,7 +106,7 @@ def dockerfile(path):
             copies.append((words[1], words[2]))
         elif words[0] == "ENV":
             rest = line.split(None, 1)[1].strip()
-            key, _, value = rest.partition("=" if "=" in rest.split()[0] else " ")
+            key, _sep, value = rest.partition("=" if "=" in rest.split()[0] else " ")
             env.append("%s=%s" % (key.strip(), value.strip()))
         elif words[0] == "RUN":
             for command in re.split(r"&&", line[3:]):
