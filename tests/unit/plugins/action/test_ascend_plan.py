@@ -550,8 +550,9 @@ def test_the_runtime_action(catalogue, node_facts, change, engine, state, action
 def test_runtime_versions_compare_without_case(catalogue, node_facts):
     facts = node_facts("full")
     facts["docker_runtime"]["version"] = "7.3.0.rc1"
-    wanted = dict(INSTALLED, runtime_version="7.3.0.RC1")
-    result = plan(catalogue, params(facts, **wanted, runtime_engine="containerd"))
+    wanted = params(facts, **INSTALLED)
+    wanted.update(runtime_version="7.3.0.RC1", runtime_engine="containerd")
+    result = plan(catalogue, wanted)
     assert result["ascend_runtime"]["action"] == "none"
 
 
