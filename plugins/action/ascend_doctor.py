@@ -21,12 +21,17 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._doctor import (
     temperature_threshold,
     validate_rows,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
+    PlanError,
+    validate_catalogue,
+)
 from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (
     DATA_DIR,
     load_data,
 )
 
 DEFAULT_ROWS = os.path.join(DATA_DIR, "troubleshooting.yml")
+DEFAULT_CATALOGUE = os.path.join(DATA_DIR, "catalogue.yml")
 DEFAULT_RULES = os.path.join(
     os.path.dirname(DATA_DIR), "roles", "exporter", "files", "ascend-npu.rules.yml"
 )
@@ -46,13 +51,19 @@ class ActionModule(ActionBase):
         table = load_data(
             rows_file, "troubleshooting table", validate_rows, DoctorError
         )
+        catalogue = load_data(
+            params.get("catalogue_file") or DEFAULT_CATALOGUE,
+            "catalogue of Huawei facts",
+            validate_catalogue,
+            PlanError,
+        )
         if params.get("temperature_threshold") is None:
             rules_file = params.get("rules_file") or DEFAULT_RULES
             params["temperature_threshold"] = load_data(
                 rules_file, "exporter rules file", temperature_threshold, DoctorError
             )
         try:
-            findings = diagnose(table, params)
+            findings = diagnose(table, params, catalogue)
         except DoctorError as error:
             raise AnsibleActionFail(str(error)) from None
         # A relative folder is taken from the directory ansible-playbook runs in (the

@@ -896,14 +896,36 @@ class _Evaluation:
             "ok": not any(f["severity"] == "error" for f in self.findings),
             "policy": self.policy,
             "findings": self.findings,
+            "refused": refusals(self.findings, self.policy),
             "recommended": matched,
         }
+
+
+# Warnings that refuse an install under the strict policy: a firmware build the matrix never saw
+# with the driver's HDK release.
+STRICT_REFUSALS = ("driver.firmware.matrix",)
+
+
+def refusals(findings: list, policy: str) -> list:
+    """The findings that refuse the versions under ``policy``: every error, and under strict the
+    warnings of STRICT_REFUSALS. preflight and npu_driver both refuse on this list."""
+    return [
+        finding
+        for finding in findings
+        if finding["severity"] == "error"
+        or (
+            policy == "strict"
+            and finding["severity"] == "warning"
+            and finding["rule"] in STRICT_REFUSALS
+        )
+    ]
 
 
 def evaluate(matrix: dict, params: dict) -> dict:
     """Check the versions in ``params`` (the ascend_compat options) against ``matrix``.
 
-    Returns ``{ok, policy, findings, recommended}``; ``recommended`` is the matched set of the
+    Returns ``{ok, policy, findings, refused, recommended}``; ``refused`` the findings that
+    refuse an install under the policy (refusals); ``recommended`` is the matched set of the
     driver (or of the CANN when no driver is given), or None.
     """
     if (params.get("policy") or "strict") not in POLICIES:

@@ -18,6 +18,9 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._docker_json imp
 from ansible_collections.cubestudio.ascend.plugins.module_utils._docker_json import (
     load as load_daemon_json,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
+    expected_davinci_count,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._toml import (
     TomlError,
 )
@@ -47,6 +50,7 @@ ARGUMENT_SPEC = {
     "kubernetes": {"type": "dict"},
     "memory_headroom": {"type": "int", "default": 30},
     "rows_file": {"type": "path"},
+    "catalogue_file": {"type": "path"},
     "skip_rows": {"type": "list", "elements": "str", "default": []},
     "output_dir": {"type": "str", "default": "doctor"},
     "host": {"type": "str", "default": ""},
@@ -175,9 +179,11 @@ def _chips(npu_smi: dict):
             yield npu, chip
 
 
-def _check_driver(out: _Findings, facts: dict, params: dict) -> bool:
+def _check_driver(out: _Findings, facts: dict, params: dict, catalogue: dict) -> bool:
     """Driver, device nodes and npu-smi; True when npu-smi's view can be trusted."""
     pci = facts.get("pci_npu_count") or 0
+    # One /dev/davinci node and one npu-smi chip per NPU chip: npu_driver's verify counts the same.
+    chips = expected_davinci_count(catalogue, facts)
     if not pci:
         out.add("T1", "no Ascend NPU is on the PCI bus (vendor 0x19e5)")
         return False
@@ -214,12 +220,12 @@ def _check_driver(out: _Findings, facts: dict, params: dict) -> bool:
             cause="the driver's kernel modules did not create them",
         )
     davinci = facts.get("davinci_devices") or 0
-    if davinci < pci:
+    if davinci < chips:
         ids = facts.get("davinci_ids") or []
         out.add(
             "T10",
-            "%d /dev/davinci node(s) for %d NPU chip(s) on the PCI bus (present: %s)"
-            % (davinci, pci, _names(ids) or "none"),
+            "%d /dev/davinci node(s) for %d NPU chip(s) on the PCI bus (%d function(s); present: %s)"
+            % (davinci, chips, pci, _names(ids) or "none"),
         )
     error = (params.get("npu_smi_error") or "").strip()
     npu_smi = params.get("npu_smi")
@@ -247,8 +253,8 @@ def _check_driver(out: _Findings, facts: dict, params: dict) -> bool:
     if not isinstance(npu_smi, dict) or not npu_smi:
         return False
     seen = npu_smi.get("chip_count")
-    if isinstance(seen, int) and seen < pci:
-        out.add("T10", "npu-smi sees %d chip(s) for %d on the PCI bus" % (seen, pci))
+    if isinstance(seen, int) and seen < chips:
+        out.add("T10", "npu-smi sees %d chip(s) for %d on the PCI bus" % (seen, chips))
     running = str(npu_smi.get("driver_version") or "")
     installed = str(driver.get("version") or "")
     if running and installed and running.lower() != installed.lower():
@@ -999,15 +1005,17 @@ def format_line(finding: dict) -> str:
     )
 
 
-def diagnose(table: dict, params: dict) -> list:
-    """The findings for one node (a list of {row, symptom, cause, fix, severity})."""
+def diagnose(table: dict, params: dict, catalogue: dict) -> list:
+    """The findings for one node (a list of {row, symptom, cause, fix, severity}).
+
+    ``catalogue``: data/catalogue.yml (the chips behind one PCI function, by product)."""
     facts = params.get("ascend")
     if not isinstance(facts, dict) or "pci_npu_count" not in facts:
         raise DoctorError(
             "ascend must be the fact ansible_facts.ascend of cubestudio.ascend.ascend_facts"
         )
     out = _Findings(table, params.get("skip_rows"))
-    trusted = _check_driver(out, facts, params)
+    trusted = _check_driver(out, facts, params, catalogue)
     if trusted:
         _check_chips(
             out, params.get("npu_smi") or {}, params.get("temperature_threshold")

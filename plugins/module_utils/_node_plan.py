@@ -20,8 +20,6 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._layer_state imp
     converged,
 )
 
-LAYERS = ("npu_driver", "cann_toolkit", "ascend_runtime")
-
 ARGUMENT_SPEC = {
     "facts": {"type": "dict", "required": True},
     "architecture": {"type": "str", "required": True},
@@ -39,6 +37,13 @@ ARGUMENT_SPEC = {
     "cann_arch": {"type": "str", "default": ""},
     "cann_keep_old_versions": {"type": "bool", "default": True},
     "runtime_file": {"type": "str", "default": ""},
+    "runtime_engine": {"type": "str", "default": ""},
+    "runtime_state": {
+        "type": "str",
+        "default": "present",
+        "choices": ["present", "absent"],
+    },
+    "inputs": {"type": "dict", "default": {}},
     "checksums": {"type": "dict", "default": {}},
     "local_dir": {"type": "str", "default": ""},
     "layer": {"type": "str", "default": ""},
@@ -49,6 +54,90 @@ ARGUMENT_SPEC = {
 
 class PlanError(Exception):
     """Bad input or a broken catalogue: the message says which and how to fix it."""
+
+
+# The plan options that name and shape the packages, each with the public role variable that
+# sets it and the default of that variable (its role's defaults/main.yml; a unit test holds them
+# equal). Every caller of the plan - preflight in its own play, each layer role - passes them as
+# one dict, built by plan_inputs (the lookup cubestudio.ascend.plan_inputs), so preflight checks
+# the very files the roles install.
+INPUT_VARIABLES = (
+    ("manage_firmware", "npu_driver_manage_firmware", True),
+    ("chip", "npu_driver_chip", ""),
+    ("arch", "npu_driver_arch", ""),
+    ("driver_file", "npu_driver_file", ""),
+    ("firmware_file", "npu_driver_firmware_file", ""),
+    ("cann_packages", "cann_toolkit_packages", ["toolkit"]),
+    ("cann_files", "cann_toolkit_files", {}),
+    ("cann_arch", "cann_toolkit_arch", ""),
+    ("cann_keep_old_versions", "cann_toolkit_keep_old_versions", True),
+    ("runtime_file", "ascend_runtime_package_file", ""),
+)
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0", "")
+
+
+def _input_value(option: str, variable: str, default, value):
+    """``value`` in the shape of ``default``; PlanError naming the variable otherwise."""
+    if value is None:
+        return default
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+        if str(value).strip().lower() in _TRUE + _FALSE:
+            return str(value).strip().lower() in _TRUE
+    elif isinstance(default, list):
+        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            return list(value)
+    elif isinstance(default, dict):
+        if isinstance(value, dict):
+            return {str(k): str(v) for k, v in value.items()}
+    elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise PlanError(
+        "%s (the plan's %s) must be %s, not %r"
+        % (variable, option, type(default).__name__, value)
+    )
+
+
+def plan_inputs(value_of) -> dict:
+    """The plan's package inputs from the public role variables.
+
+    ``value_of(name)`` returns a variable's value, or None when it is not set (a role that is
+    not in the play: its default holds, as in that role)."""
+    return {
+        option: _input_value(option, variable, default, value_of(variable))
+        for option, variable, default in INPUT_VARIABLES
+    }
+
+
+def _with_inputs(params: dict) -> dict:
+    """``params`` with the options of ``inputs`` (a dict of plan_inputs) in place."""
+    inputs = params.get("inputs") or {}
+    known = {
+        option: (variable, default) for option, variable, default in INPUT_VARIABLES
+    }
+    unknown = sorted(set(inputs) - set(known))
+    if unknown:
+        raise PlanError(
+            "inputs has no option %s (known: %s): pass lookup('cubestudio.ascend.plan_inputs')"
+            % (", ".join(unknown), ", ".join(known))
+        )
+    merged = dict(params)
+    for option, value in inputs.items():
+        merged[option] = _input_value(option, known[option][0], known[option][1], value)
+    return merged
+
+
+def expected_davinci_count(catalogue: dict, facts: dict) -> int:
+    """The /dev/davinci nodes the NPUs on the PCI bus give: one per chip, that is the PCI
+    functions times the chips behind one function (2 on an Atlas 300I Duo, data/catalogue.yml).
+    npu_driver's verify and the doctor count against this one number."""
+    per_function = catalogue["chips_per_pci_function"].get(
+        facts.get("npu_model") or "", 1
+    )
+    return int(facts.get("pci_npu_count") or 0) * int(per_function)
 
 
 def validate_catalogue(data) -> dict:
@@ -214,9 +303,6 @@ def _driver(catalogue: dict, facts: dict, params: dict) -> dict:
     # Huawei's order: on a host without a driver, driver then firmware; over an installed
     # driver, firmware then driver.
     steps = steps_driver + steps_firmware if fresh else steps_firmware + steps_driver
-    per_function = catalogue["chips_per_pci_function"].get(
-        facts.get("npu_model") or "", 1
-    )
     return {
         "chip": chip,
         "arch": arch,
@@ -235,16 +321,48 @@ def _driver(catalogue: dict, facts: dict, params: dict) -> dict:
         ),
         "firmware_changes": firmware_differs,
         "steps": steps,
-        "expected_devices": int(facts.get("pci_npu_count") or 0) * int(per_function),
+        "expected_devices": expected_davinci_count(catalogue, facts),
         "required_tools": list(catalogue["installer_tools"].get("driver", [])),
         "probed_tools": probed_tools(catalogue, "driver"),
     }
 
 
+def runtime_action(
+    installed, version: str, engine: str = "", state: str = "present"
+) -> str:
+    """What the runtime package must do: install, upgrade, reinstall, uninstall or none.
+
+    ``installed``: ascend_facts' ``docker_runtime`` (None when absent). A runtime whose binary is
+    missing, or that was installed for another engine (install scene), is reinstalled; versions
+    compare case-insensitively. ``engine`` '' (preflight and upgrade.yml, before the engine is
+    decided on the node) leaves the install scene out. The ascend_runtime role acts on this
+    answer and upgrade.yml reads it (the plan's ``changing``), so they cannot disagree."""
+    if state == "absent":
+        return "none" if installed is None else "uninstall"
+    if installed is None:
+        return "install"
+    if not installed.get("binary_present", True):
+        return "reinstall"
+    current = str(installed.get("version") or "")
+    if version and current.lower() != version.lower():
+        return "upgrade"
+    scene = installed.get("install_scene")
+    if engine and scene and scene != engine:
+        return "reinstall"
+    return "none"
+
+
 def _runtime(catalogue: dict, facts: dict, params: dict) -> dict:
     arch = package_arch(catalogue, params["architecture"], params.get("arch") or "")
     version = params.get("runtime_version") or ""
-    installed = _version(facts.get("docker_runtime"))
+    runtime = facts.get("docker_runtime")
+    installed = _version(runtime)
+    state = params.get("runtime_state") or "present"
+    action = (
+        runtime_action(runtime, version, params.get("runtime_engine") or "", state)
+        if version or state == "absent"
+        else "none"
+    )
     return {
         "arch": arch or params["architecture"],
         "file": params.get("runtime_file")
@@ -259,8 +377,8 @@ def _runtime(catalogue: dict, facts: dict, params: dict) -> dict:
             else ""
         ),
         "installed": installed,
-        "changes": bool(version)
-        and (installed is None or installed.lower() != version.lower()),
+        "action": action,
+        "changes": action != "none",
     }
 
 
@@ -331,6 +449,7 @@ def _cann(catalogue: dict, facts: dict, params: dict) -> dict:
 
 def plan(catalogue: dict, params: dict) -> dict:
     """The node's plan: ``{archs, arch, npu_driver, cann_toolkit, ascend_runtime}``."""
+    params = _with_inputs(params)
     facts = params.get("facts")
     if not isinstance(facts, dict) or "pci_npu_count" not in facts:
         raise PlanError(
@@ -361,7 +480,7 @@ def plan(catalogue: dict, params: dict) -> dict:
     cann = _cann(catalogue, facts, params)
     runtime = _runtime(catalogue, facts, params)
     packages = [step["file"] for step in driver["steps"] + cann["steps"]]
-    if runtime["changes"] and runtime["file"]:
+    if runtime["action"] in ("install", "upgrade", "reinstall") and runtime["file"]:
         packages.append(runtime["file"])
     return {
         "layer": layer,

@@ -198,9 +198,12 @@ def _compat(compat: dict) -> dict | None:
     findings = compat.get("findings") or []
     if not isinstance(findings, list):
         raise RecordError("compat.findings must be a list (ascend_compat)")
+    refused = compat.get("refused")
     return {
         "policy": compat.get("policy"),
-        "ok": bool(compat.get("ok")),
+        # Not OK when the policy refuses the versions (ascend_compat's `refused`, what preflight
+        # and npu_driver refuse on); a result without that list: no error.
+        "ok": not refused if isinstance(refused, list) else bool(compat.get("ok")),
         "problems": [
             {"severity": f.get("severity"), "message": f.get("message")}
             for f in findings

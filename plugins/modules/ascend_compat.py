@@ -172,6 +172,13 @@ ansible_facts:
           description: No finding has severity C(error).
           type: bool
           sample: false
+        refused:
+          description:
+            - The findings that refuse the versions under the policy - every C(error), and under C(strict) the
+              C(warning) of rule C(driver.firmware.matrix) (a firmware build never seen with the driver's HDK release).
+            - preflight and npu_driver refuse on this list, so they refuse the same nodes.
+          type: list
+          elements: dict
         policy:
           description: The policy used.
           type: str

@@ -94,6 +94,12 @@ options:
   rows_file:
     description: A site copy of C(data/troubleshooting.yml) (same structure).
     type: path
+  catalogue_file:
+    description:
+      - A site copy of C(data/catalogue.yml) (same structure); its C(chips_per_pci_function) gives the
+        C(/dev/davinci) nodes and npu-smi chips expected per PCI function (2 on an Atlas 300I Duo), the count
+        npu_driver verifies too.
+    type: path
   skip_rows:
     description: Row ids not to report (a known, accepted state).
     type: list

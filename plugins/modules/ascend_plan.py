@@ -69,6 +69,27 @@ options:
     description: File name of the Ascend Docker Runtime package; empty - from the catalogue's pattern.
     type: str
     default: ""
+  runtime_engine:
+    description:
+      - The engine the runtime is wired into (its install scene, C(docker) or C(containerd)); a runtime
+        installed for another engine is reinstalled.
+      - Empty (preflight, C(upgrade.yml), before the engine is decided on the node) leaves the install scene out.
+    type: str
+    default: ""
+  runtime_state:
+    description: V(absent) plans the runtime's uninstall (RV(plan.ascend_runtime.action) C(uninstall) or C(none)).
+    type: str
+    default: present
+    choices: [present, absent]
+  inputs:
+    description:
+      - The package options (O(manage_firmware), O(chip), O(arch), O(driver_file), O(firmware_file),
+        O(cann_packages), O(cann_files), O(cann_arch), O(cann_keep_old_versions), O(runtime_file)) as one
+        dict, built from the public role variables by the lookup C(cubestudio.ascend.plan_inputs).
+      - Its keys replace the options of the same name. preflight and every layer role pass it, so the
+        files preflight checks are the files the roles install.
+    type: dict
+    default: {}
   cann_version:
     description: The wanted CANN version; empty - no CANN steps.
     type: str
@@ -230,8 +251,15 @@ plan:
         installed:
           description: The installed version, null when absent.
           type: str
+        action:
+          description:
+            - What the package does - C(install), C(upgrade) (another version, compared case-insensitively),
+              C(reinstall) (the binary is missing, or it was installed for another O(runtime_engine)),
+              C(uninstall) (O(runtime_state=absent)) or C(none).
+          type: str
+          sample: upgrade
         changes:
-          description: The installed version differs from O(runtime_version).
+          description: RV(plan.ascend_runtime.action) is not C(none).
           type: bool
     changing:
       description: The layers that change, in Huawei's order (what a rolling upgrade drains a node for).

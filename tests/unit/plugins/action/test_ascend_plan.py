@@ -22,9 +22,11 @@ from ansible_collections.cubestudio.ascend.plugins.filter.missing_tools import (
     missing_tools,
 )
 from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
+    INPUT_VARIABLES,
     PlanError,
     cann_line,
     plan,
+    plan_inputs,
     validate_catalogue,
 )
 from ansible_collections.cubestudio.ascend.plugins.modules import ascend_facts
@@ -491,3 +493,121 @@ def test_hwhiaiuser_rule_bad_input():
         hwhiaiuser_problems(["1000"], 1000, 1000)
     with pytest.raises(Exception, match="ids must be numbers"):
         hwhiaiuser_problems({"user_uid": "x"}, 1000, 1000)
+
+
+# --- issue 23: one answer per question -------------------------------------------------------
+
+
+def test_a_runtime_binary_missing_at_the_same_version_changes_the_layer(
+    catalogue, ascend_node
+):
+    """upgrade.yml reads the plan's `changing`; the ascend_runtime role repairs a runtime whose
+    binary is gone. Both now ask runtime_action: the same version without its binary changes
+    the layer (before, the plan compared versions only and upgrade.yml skipped the node)."""
+    root, sysfs = ascend_node("full")
+    facts = ascend_facts.gather(root, sysfs, None)
+    assert facts["docker_runtime"]["binary_present"] is True
+    Path(root, facts["docker_runtime"]["binary"].lstrip("/")).unlink()
+    facts = ascend_facts.gather(root, sysfs, None)
+    assert facts["docker_runtime"]["version"] == "7.3.0"
+    assert facts["docker_runtime"]["binary_present"] is False
+    # As preflight (for upgrade.yml) asks: no engine known yet.
+    result = plan(catalogue, params(facts, **INSTALLED))
+    assert result["ascend_runtime"]["action"] == "reinstall"
+    assert result["changing"] == ["ascend_runtime"]
+    assert result["packages"] == ["Ascend-docker-runtime_7.3.0_linux-aarch64.run"]
+
+
+@pytest.mark.parametrize(
+    "change, engine, state, action",
+    [
+        ({}, "", "present", "none"),
+        ({}, "containerd", "present", "none"),
+        # Installed for containerd, wanted for Docker: the installer rewrites another file.
+        ({}, "docker", "present", "reinstall"),
+        ({"version": "7.3.0.RC1"}, "", "present", "upgrade"),
+        ({}, "", "absent", "uninstall"),
+        (None, "", "absent", "none"),
+        (None, "docker", "present", "install"),
+    ],
+)
+def test_the_runtime_action(catalogue, node_facts, change, engine, state, action):
+    facts = node_facts("full")
+    if change is None:
+        facts["docker_runtime"] = None
+    else:
+        facts["docker_runtime"].update(change)
+    result = plan(
+        catalogue,
+        params(facts, **INSTALLED, runtime_engine=engine, runtime_state=state),
+    )
+    assert result["ascend_runtime"]["action"] == action
+    assert result["ascend_runtime"]["changes"] is (action != "none")
+    assert ("ascend_runtime" in result["changing"]) is (action != "none")
+    assert bool(result["packages"]) is (action in ("install", "upgrade", "reinstall"))
+
+
+def test_runtime_versions_compare_without_case(catalogue, node_facts):
+    facts = node_facts("full")
+    facts["docker_runtime"]["version"] = "7.3.0.rc1"
+    wanted = params(facts, **INSTALLED)
+    wanted.update(runtime_version="7.3.0.RC1", runtime_engine="containerd")
+    result = plan(catalogue, wanted)
+    assert result["ascend_runtime"]["action"] == "none"
+
+
+def _role_defaults(role):
+    return yaml.safe_load(
+        (
+            CATALOGUE_FILE.parents[1] / "roles" / role / "defaults" / "main.yml"
+        ).read_text()
+    )
+
+
+def test_the_plan_inputs_default_as_the_roles_do():
+    """A variable that is not set has its role's default: preflight (another play) and the
+    roles feed the plan the same values."""
+    defaults = {}
+    for role in ("npu_driver", "cann_toolkit", "ascend_runtime"):
+        defaults.update(_role_defaults(role))
+    for option, variable, default in INPUT_VARIABLES:
+        assert defaults[variable] == default, variable
+        assert option in action.PLAN_SPEC
+    assert plan_inputs(lambda name: None) == {
+        option: default for option, variable, default in INPUT_VARIABLES
+    }
+
+
+def test_preflight_plans_the_hot_patch_file_npu_driver_installs(catalogue, node_facts):
+    """npu_driver_file set (a hot patch): preflight's plan (no npu_driver role in its play) and
+    npu_driver's (its defaults defined) name the same driver file, and preflight verifies it."""
+    facts = node_facts("empty")
+    facts.update({"pci_npu_count": 4, "npu_family": "910B"})
+    hot_patch = "Ascend-hdk-910b-npu-driver_25.5.0.1_linux-aarch64.hotpatch.run"
+    inventory = {
+        "npu_driver_file": hot_patch,
+        "cann_toolkit_keep_old_versions": "false",
+    }
+    role_vars = {variable: default for _o, variable, default in INPUT_VARIABLES}
+    role_vars.update(inventory)
+    preflight = plan(catalogue, dict(params(facts), inputs=plan_inputs(inventory.get)))
+    npu_driver = plan(catalogue, dict(params(facts), inputs=plan_inputs(role_vars.get)))
+    assert [s["file"] for s in preflight["npu_driver"]["steps"]] == [
+        hot_patch,
+        "Ascend-hdk-910b-npu-firmware_7.8.0.5.216.run",
+    ]
+    assert preflight["npu_driver"] == npu_driver["npu_driver"]
+    assert hot_patch in preflight["packages"]
+
+
+@pytest.mark.parametrize(
+    "inputs, message",
+    [
+        ({"driver_version": "1"}, "inputs has no option driver_version"),
+        ({"cann_packages": "toolkit"}, "cann_toolkit_packages .* must be list"),
+        ({"cann_keep_old_versions": "maybe"}, "must be bool"),
+    ],
+)
+def test_bad_inputs(catalogue, node_facts, inputs, message):
+    with pytest.raises(PlanError, match=message):
+        plan(catalogue, dict(params(node_facts("full")), inputs=inputs))

@@ -21,6 +21,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
     evaluate,
     find_release,
     matched_set,
+    refusals,
     validate_matrix,
 )
 from ansible_collections.cubestudio.ascend.plugins.module_utils._pci import (
@@ -207,6 +208,7 @@ def test_nothing_given_is_ok(matrix):
         "ok": True,
         "policy": "strict",
         "findings": [],
+        "refused": [],
         "recommended": None,
     }
 
@@ -301,6 +303,28 @@ def test_firmware_not_seen_with_the_release(matrix):
         matrix, {"driver_version": "26.1.0", "firmware_version": "7.9.0.1.1"}
     )
     assert only(unknown, "driver.firmware.matrix")["severity"] == "info"
+
+
+def test_strict_refuses_a_firmware_build_never_seen_with_the_release(matrix):
+    """preflight and npu_driver refuse on `refused`: under strict a firmware build the matrix never
+    saw with the driver's HDK release is refused by both (issue 23: preflight passed it, npu_driver
+    refused it); tolerant refuses nothing of it; errors are refused under every policy."""
+    versions = {
+        "driver_version": "24.1.rc3",
+        "firmware_version": "7.5.0.9.999",
+        "npu_family": "910B",
+    }
+    strict = evaluate(matrix, dict(versions, policy="strict"))
+    assert [f["rule"] for f in strict["refused"]] == ["driver.firmware.matrix"]
+    assert strict["refused"][0]["severity"] == "warning"
+    assert refusals(strict["findings"], "strict") == strict["refused"]
+    tolerant = evaluate(matrix, dict(versions, policy="tolerant"))
+    assert tolerant["refused"] == []
+    # A warning of another rule is shown, never refused.
+    other = {"rule": "cann.known", "severity": "warning"}
+    assert refusals([other], "strict") == []
+    error = {"rule": "firmware.accepts-driver", "severity": "error"}
+    assert refusals([error, other], "tolerant") == [error]
 
 
 def test_blog_pairing_23_0_rc2_with_cann_7_0_0(matrix):

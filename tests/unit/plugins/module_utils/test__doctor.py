@@ -20,6 +20,10 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._doctor import (
     temperature_threshold,
     validate_rows,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
+    expected_davinci_count,
+    validate_catalogue,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
     parse_info,
 )
@@ -30,6 +34,9 @@ FIXTURES = HERE / "fixtures"
 COLLECTION = HERE.parents[3]
 TABLE = validate_rows(
     yaml.safe_load((COLLECTION / "data" / "troubleshooting.yml").read_text())
+)
+CATALOGUE = validate_catalogue(
+    yaml.safe_load((COLLECTION / "data" / "catalogue.yml").read_text())
 )
 RULES = yaml.safe_load(
     (COLLECTION / "roles" / "exporter" / "files" / "ascend-npu.rules.yml").read_text()
@@ -55,7 +62,10 @@ ENV_FILE = (
 def healthy(ascend_node):
     """The full sandbox node (4 x 910B, driver 23.0.7, CANN, runtime for containerd)."""
     root, sysfs = ascend_node("full")
-    facts = ascend_facts.gather(root, sysfs, None)
+    return _params(ascend_facts.gather(root, sysfs, None))
+
+
+def _params(facts):
     return {
         "ascend": facts,
         "npu_smi": parse_info(NPU_SMI_TEXT),
@@ -74,7 +84,7 @@ def healthy(ascend_node):
 
 
 def rows(params) -> list:
-    return [f["row"] for f in diagnose(TABLE, params)]
+    return [f["row"] for f in diagnose(TABLE, params, CATALOGUE)]
 
 
 def test_the_table_holds_the_npu_driver_rows_and_the_doctor_rows():
@@ -96,7 +106,7 @@ def test_the_threshold_is_the_exporters_rule():
 
 
 def test_a_healthy_node_has_no_findings(healthy):
-    assert diagnose(TABLE, healthy) == []
+    assert diagnose(TABLE, healthy, CATALOGUE) == []
 
 
 def test_a_chip_in_alarm(healthy):
@@ -105,7 +115,7 @@ def test_a_chip_in_alarm(healthy):
         "| 3     910B3               | Alarm   ",
     )
     healthy["npu_smi"] = parse_info(text)
-    findings = diagnose(TABLE, healthy)
+    findings = diagnose(TABLE, healthy, CATALOGUE)
     assert [f["row"] for f in findings] == ["T12"]
     assert findings[0]["symptom"] == "not healthy: NPU 3 chip 0 Alarm"
     assert findings[0]["severity"] == "error"
@@ -117,7 +127,7 @@ def test_a_chip_in_alarm(healthy):
 
 def test_a_warning_chip_is_a_warning(healthy):
     healthy["npu_smi"]["npus"][1]["chips"][0]["health"] = "Warning"
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert (finding["row"], finding["severity"]) == ("T12", "warning")
 
 
@@ -140,9 +150,71 @@ def test_npu_smi_fails_otherwise(healthy):
 def test_davinci_missing(healthy):
     healthy["ascend"]["davinci_devices"] = 3
     healthy["ascend"]["davinci_ids"] = [0, 1, 2]
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert finding["row"] == "T10"
     assert "3 /dev/davinci node(s) for 4 NPU chip(s)" in finding["symptom"]
+
+
+DUO_NPU_SMI = (
+    FIXTURES / "npu-smi" / "310p3-300i-duo-1card-2chip-25.2.0-truncated.txt"
+).read_text()
+
+
+def _duo_node(ascend_node, davinci):
+    root, sysfs = ascend_node("full")
+    devices = Path(sysfs) / "bus" / "pci" / "devices"
+    for bus in devices.iterdir():
+        if (bus / "device").read_text().strip() == "0xd802":
+            for item in bus.iterdir():
+                item.unlink()
+            bus.rmdir()
+    duo = devices / "0000:01:00.0"
+    duo.mkdir()
+    for name, value in (
+        ("vendor", "0x19e5"),
+        ("device", "0xd500"),
+        ("subsystem_vendor", "0x19e5"),
+        ("subsystem_device", "0x0110"),
+        ("class", "0x120000"),
+        ("numa_node", "0"),
+    ):
+        (duo / name).write_text(value + "\n")
+    for n in range(4):
+        if n >= davinci:
+            (Path(root) / "dev" / ("davinci%d" % n)).unlink()
+    return ascend_facts.gather(root, sysfs, None)
+
+
+def _t10(params) -> list:
+    return [
+        f["symptom"] for f in diagnose(TABLE, params, CATALOGUE) if f["row"] == "T10"
+    ]
+
+
+def test_a_300i_duo_missing_a_chip(ascend_node):
+    """One PCI function, two chips: one /dev/davinci node is one chip short. npu_driver's verify
+    refused it; the doctor compared with the PCI functions and saw nothing (issue 23)."""
+    facts = _duo_node(ascend_node, davinci=1)
+    assert (facts["pci_npu_count"], facts["npu_model"], facts["davinci_devices"]) == (
+        1,
+        "Atlas 300I Duo",
+        1,
+    )
+    assert expected_davinci_count(CATALOGUE, facts) == 2
+    params = _params(facts)
+    params["npu_smi"] = parse_info(DUO_NPU_SMI)
+    assert _t10(params) == [
+        "1 /dev/davinci node(s) for 2 NPU chip(s) on the PCI bus (1 function(s); present: 0)"
+    ]
+
+
+def test_a_whole_300i_duo_has_every_chip(ascend_node):
+    params = _params(_duo_node(ascend_node, davinci=2))
+    params["npu_smi"] = parse_info(DUO_NPU_SMI)
+    assert params["npu_smi"]["chip_count"] == 2
+    assert _t10(params) == []
+    params["npu_smi"]["chip_count"] = 1
+    assert _t10(params) == ["npu-smi sees 1 chip(s) for 2 on the PCI bus"]
 
 
 def test_driver_not_loaded(healthy):
@@ -169,7 +241,7 @@ def test_no_npu_on_the_bus(healthy):
 
 def test_running_driver_differs(healthy):
     healthy["npu_smi"]["driver_version"] = "24.1.rc3"
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert (
         finding["row"] == "T13"
         and "npu-smi reports driver 24.1.rc3 but 23.0.7" in finding["symptom"]
@@ -178,7 +250,7 @@ def test_running_driver_differs(healthy):
 
 def test_hot_chip(healthy):
     healthy["npu_smi"]["npus"][5]["chips"][0]["temp_c"] = 85
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert finding["row"] == "T18" and finding["severity"] == "warning"
     assert finding["symptom"].startswith("NPU 5 chip 0 at 85 C (threshold 80 C")
     healthy["temperature_threshold"] = 90
@@ -197,7 +269,7 @@ def test_compat_findings_map_to_t3_and_t20(healthy):
         {"rule": "os.supported", "severity": "error", "message": "debian", "fix": "x"},
         {"rule": "matrix.guess", "severity": "info", "message": "guess", "fix": ""},
     ]
-    findings = diagnose(TABLE, healthy)
+    findings = diagnose(TABLE, healthy, CATALOGUE)
     assert [(f["row"], f["severity"]) for f in findings] == [
         ("T3", "error"),
         ("T20", "warning"),
@@ -225,7 +297,7 @@ def test_device_permissions(healthy):
     healthy["device_group"] = ""
     assert rows(healthy) == []
     healthy["device_group"] = "HwHiAiUser"
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert (
         finding["row"] == "T17" and "/dev/davinci1 root:root 0600" in finding["symptom"]
     )
@@ -235,7 +307,7 @@ def test_device_permissions(healthy):
 
 def test_cann_env_file(healthy):
     healthy["cann_env_file"] = {"path": "/etc/ascend/cann.env", "exists": False}
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert (
         finding["row"] == "T19"
         and "/etc/ascend/cann.env does not exist" in finding["symptom"]
@@ -252,7 +324,7 @@ def test_cann_env_file(healthy):
 
 def test_containerd_runtime_registered_and_default(healthy):
     healthy["containerd_config"] = CONTAINERD_DEFAULT
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert finding["row"] == "T21"
     healthy["containerd_config"] = None
     assert rows(healthy) == ["T21"]
@@ -265,7 +337,7 @@ def test_containerd_runtime_registered_and_default(healthy):
         '          runtime_type = "io.containerd.runc.v2"',
         1,
     )
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert (
         finding["row"] == "T22" and "default_runtime_name is crun" in finding["symptom"]
     )
@@ -291,7 +363,7 @@ def test_containerd_legacy_cgroup_v1_layout(healthy):
         'runtime_type = "io.containerd.runtime.v1.linux"',
         'runtime_type = "io.containerd.runc.v2"',
     )
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert (
         finding["row"] == "T22" and "no runtime has runtime_type" in finding["symptom"]
     )
@@ -306,7 +378,7 @@ def test_docker_runtime_registered_and_default(healthy):
     healthy["docker_daemon_json"] = DOCKER_ASCEND.replace(
         '"default-runtime":      "ascend"', '"debug": true'
     )
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert (
         finding["row"] == "T22"
         and "default-runtime is runc (unset)" in finding["symptom"]
@@ -329,7 +401,7 @@ def test_containers(healthy):
         dict(base, name="all", devices=[], visible_devices="0-7"),
         dict(base, name="priv", devices=[], visible_devices=None, all_devices=True),
     ]
-    findings = diagnose(TABLE, healthy)
+    findings = diagnose(TABLE, healthy, CATALOGUE)
     assert [f["row"] for f in findings] == ["T23", "T24"]
     assert (
         "names 4 NPU(s) in ASCEND_VISIBLE_DEVICES (0-3) but maps only /dev/davinci0"
@@ -427,7 +499,7 @@ def test_labels_do_not_match(healthy):
         ),
         pods=[],
     )
-    findings = diagnose(TABLE, healthy)
+    findings = diagnose(TABLE, healthy, CATALOGUE)
     assert [f["row"] for f in findings] == ["T25", "T26"]
     assert (
         "accelerator=huawei-Ascend910 (node: huawei-Ascend310P)"
@@ -459,7 +531,7 @@ def test_a_node_an_upgrade_left_out_of_scheduling(healthy, spec, severity, seen)
     held = node()
     held["spec"] = spec
     healthy["kubernetes"] = cluster(node=held)
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert finding["row"] == "T34" and finding["severity"] == severity
     assert seen in finding["symptom"]
     assert "upgrade.yml" in finding["fix"]
@@ -485,7 +557,7 @@ def test_plugin_not_running(healthy):
     healthy["kubernetes"] = cluster(
         pods=[crashing], node=node(allocatable={"cpu": "2"})
     )
-    findings = diagnose(TABLE, healthy)
+    findings = diagnose(TABLE, healthy, CATALOGUE)
     assert [f["row"] for f in findings] == ["T25", "T27"]
     assert (
         "ascend-device-plugin-daemonset-x1 CrashLoopBackOff" in findings[1]["symptom"]
@@ -498,7 +570,7 @@ def test_fewer_allocatable_than_healthy_chips(healthy):
     healthy["kubernetes"] = cluster(
         node=node(allocatable={"huawei.com/Ascend910": "6"})
     )
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert (finding["row"], finding["severity"]) == ("T25", "warning")
 
 
@@ -511,7 +583,7 @@ def test_kubelet_socket(healthy):
     )
     assert rows(healthy) == ["T29"]
     healthy["kubernetes"] = cluster(kubelet_root="/data/kubelet")
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert (
         finding["row"] == "T29" and "/data/kubelet/device-plugins" in finding["symptom"]
     )
@@ -535,7 +607,7 @@ def test_requests_differ_from_limits(healthy):
         "status": {"phase": "Pending"},
     }
     healthy["kubernetes"] = cluster(pending_pods=[pod])
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert (
         finding["row"] == "T28"
         and "huawei.com/Ascend910 request 2 limit 4" in finding["symptom"]
@@ -618,7 +690,7 @@ def test_node_not_in_the_cluster(healthy):
     healthy["kubernetes"] = cluster(node=None)
     assert rows(healthy) == ["T30"]
     healthy["kubernetes"] = cluster(error="Unauthorized")
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert (finding["row"], finding["severity"]) == ("T30", "warning")
 
 
@@ -695,7 +767,7 @@ def test_a_malformed_table_is_refused(data, message):
 
 def test_bad_facts_are_refused():
     with pytest.raises(DoctorError, match=r"ansible_facts\.ascend"):
-        diagnose(TABLE, {"ascend": {}})
+        diagnose(TABLE, {"ascend": {}}, CATALOGUE)
     with pytest.raises(DoctorError, match="no row T12"):
         diagnose(
             {"T1": TABLE["T1"]},
@@ -712,6 +784,7 @@ def test_bad_facts_are_refused():
                     "npus": [{"id": 0, "chips": [{"chip": 0, "health": "Alarm"}]}],
                 },
             },
+            CATALOGUE,
         )
 
 

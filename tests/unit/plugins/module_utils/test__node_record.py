@@ -276,6 +276,22 @@ def test_bad_input_is_a_clear_error(params, message):
         node_record.build(params)
 
 
+def test_compat_not_ok_when_the_policy_refuses(ascend_node):
+    """The record says what preflight and npu_driver refuse on: under strict a firmware build
+    never seen with the driver's release is NOT OK although it is a warning (issue 23)."""
+    unseen = {
+        "severity": "warning",
+        "rule": "driver.firmware.matrix",
+        "message": "firmware 7.5.0.9.999 is not a build seen with HDK 24.1.RC3 (7.5.0.1.129)",
+    }
+    ascend = fact(ascend_node)
+    strict = {"ok": True, "policy": "strict", "findings": [unseen], "refused": [unseen]}
+    record = build(ascend, npu_smi=SMI_910B3, compat=strict)
+    assert record["compat"]["ok"] is False
+    tolerant = dict(strict, policy="tolerant", refused=[])
+    assert build(ascend, compat=tolerant)["compat"]["ok"] is True
+
+
 def test_bad_npu_smi_is_a_clear_error(ascend_node):
     ascend = fact(ascend_node)
     with pytest.raises(node_record.RecordError, match=r"npu_smi\.npus must be a list"):
