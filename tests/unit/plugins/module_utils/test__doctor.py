@@ -640,7 +640,7 @@ def test_a_pod_that_sets_ascend_visible_devices_itself(healthy):
         npu_pod(env={"ASCEND_VISIBLE_DEVICES": "0-3"}, npus=None),
     ]
     healthy["kubernetes"] = cluster(pods=pods)
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert finding["row"] == "T40" and finding["severity"] == "error"
     assert (
         "pod default/train container main sets ASCEND_VISIBLE_DEVICES itself"
@@ -649,7 +649,7 @@ def test_a_pod_that_sets_ascend_visible_devices_itself(healthy):
     assert "requests no huawei.com/Ascend*" in finding["symptom"]
     # With an NPU request it still fights the plugin; a DaemonSet's pod (the plugin's) may.
     pods[1] = npu_pod(env={"ASCEND_VISIBLE_DEVICES": "0"})
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert finding["row"] == "T40" and "requests no" not in finding["symptom"]
     pods[1] = npu_pod(env={"ASCEND_VISIBLE_DEVICES": "0"}, owner="DaemonSet")
     assert rows(healthy) == []
@@ -673,7 +673,7 @@ def test_memory_headroom_of_npu_pods(healthy, memory, headroom, found):
         pods=[copy.deepcopy(PLUGIN_POD), npu_pod(memory=memory)]
     )
     healthy["memory_headroom"] = headroom
-    findings = diagnose(TABLE, healthy)
+    findings = diagnose(TABLE, healthy, CATALOGUE)
     assert [f["row"] for f in findings] == (["T41"] if found else [])
     if found:
         assert findings[0]["severity"] == "warning"
@@ -821,7 +821,7 @@ def test_events_of_pods_on_the_node_name_the_setup_failure(healthy):
         event("BackOff", "Back-off restarting failed container"),
     ]
     healthy["kubernetes"] = cluster(pods=pods, events=events)
-    findings = diagnose(TABLE, healthy)
+    findings = diagnose(TABLE, healthy, CATALOGUE)
     assert [f["row"] for f in findings] == ["T43", "T44"]
     assert "devices.allow" in findings[0]["symptom"]
     assert findings[1]["symptom"].startswith(
@@ -850,7 +850,7 @@ def test_insufficient_npus_all_taken_or_none_advertised(healthy):
         pending_pods=[waiting],
         events=[event("FailedScheduling", INSUFFICIENT, name="big")],
     )
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert finding["row"] == "T25" and finding["severity"] == "warning"
     assert (
         "all 8 advertised NPU(s) are taken (8 requested by pods on the node)"
@@ -863,7 +863,7 @@ def test_insufficient_npus_all_taken_or_none_advertised(healthy):
         events=[event("FailedScheduling", INSUFFICIENT, name="big")],
     )
     findings = [
-        f for f in diagnose(TABLE, healthy) if "scheduler refuses" in f["symptom"]
+        f for f in diagnose(TABLE, healthy, CATALOGUE) if "scheduler refuses" in f["symptom"]
     ]
     assert findings and findings[0]["severity"] == "error"
     assert "the node advertises no huawei.com/Ascend*" in findings[0]["symptom"]
@@ -883,7 +883,7 @@ def test_the_plugin_s_log_names_the_kubelet_socket(healthy):
         "[WARN] Could not contact Kubelet for Ascend910, retrying. Sleeping 10s\n"
     )
     healthy["kubernetes"] = cluster(plugin_log=log)
-    (finding,) = diagnose(TABLE, healthy)
+    (finding,) = diagnose(TABLE, healthy, CATALOGUE)
     assert finding["row"] == "T29"
     assert "Could not contact Kubelet for Ascend910" in finding["symptom"]
     healthy["kubernetes"] = cluster(
