@@ -10,7 +10,7 @@ ROOT := $(CURDIR)
 VENV := $(ROOT)/.venv
 BIN := $(VENV)/bin
 COLLECTION_DIR := $(ROOT)/.build/collections/ansible_collections/cubestudio/ascend
-PYTHON_VERSION := 3.11
+PYTHON_VERSION := 3.12
 # Tools from the venv come first; ansible-test and molecule look for them on PATH.
 export PATH := $(BIN):$(PATH)
 export ANSIBLE_CONFIG := $(ROOT)/ansible.cfg
