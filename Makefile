@@ -10,7 +10,7 @@ ROOT := $(CURDIR)
 VENV := $(ROOT)/.venv
 BIN := $(VENV)/bin
 COLLECTION_DIR := $(ROOT)/.build/collections/ansible_collections/cubestudio/ascend
-PYTHON_VERSION := 3.11
+PYTHON_VERSION := 3.12
 # Tools from the venv come first; ansible-test and molecule look for them on PATH.
 export PATH := $(BIN):$(PATH)
 export ANSIBLE_CONFIG := $(ROOT)/ansible.cfg
@@ -34,7 +34,7 @@ setup: ## Debian packages, .venv with the pinned toolchain, collection tree, off
 images: setup ## dockerd running and the simulated-node images built (cached)
 	@tools/bootstrap.sh dockerd images
 
-lint: setup ## yamllint, ansible-lint (production), ruff, vermin (Python 3.8 floor), spec and docs checks
+lint: setup ## yamllint, ansible-lint (production), ruff, vermin (Python 3.8 floor), spec and docs checks, antsibull-docs lint
 	yamllint --strict .
 	ansible-lint --offline
 	ruff check plugins tests tools
@@ -43,6 +43,7 @@ lint: setup ## yamllint, ansible-lint (production), ruff, vermin (Python 3.8 flo
 	python tools/check_argument_specs.py
 	python tools/gen_docs.py --check
 	antsibull-changelog lint
+	cd $(COLLECTION_DIR) && antsibull-docs lint-collection-docs --plugin-docs .
 
 sanity: setup ## ansible-test sanity (offline, local venv)
 	tools/ansible_test.sh sanity --python $(PYTHON_VERSION) --color no

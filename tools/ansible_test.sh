@@ -5,7 +5,7 @@
 # collection (so the copy must live outside the checkout).
 # Only files git knows about (tracked, or untracked but not ignored) are copied, which is also
 # what ansible-test would see in a git checkout.
-#   tools/ansible_test.sh units --python 3.11 [paths...]
+#   tools/ansible_test.sh units --python 3.12 [paths...]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 KEY="$(printf '%s' "$ROOT" | sha256sum | cut -c1-10)"

@@ -10,13 +10,18 @@
 #   tools/bootstrap.sh getpip    offline stand-in for ansible-test's get-pip download
 #   tools/bootstrap.sh images    test images built from debootstrap (no registry is reachable)
 #   tools/bootstrap.sh all       all of the above
+#   tools/bootstrap.sh python       print the interpreter the venv is built with (find_python)
 #   tools/bootstrap.sh image-name   print the node image's name (the tag is the package list's hash)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-PYTHON="${PYTHON:-python3.11}"
+# The controller's Python: ansible-core 2.21 (requirements.txt) wants 3.12 or newer. PYTHON
+# overrides; otherwise python3.12 from PATH, then pyenv's newest 3.12.x ($PYENV_ROOT, default
+# ~/.pyenv), then /usr/local/bin and /usr/bin (find_python below).
+PYTHON_WANT="3.12"
+PYTHON="${PYTHON:-}"
 VENV="$ROOT/.venv"
 BUILD="$ROOT/.build"
 NODE_IMAGE="${NODE_IMAGE:-cubestudio/ascend-node}"
@@ -84,12 +89,38 @@ step_dockerd() {
   exit 1
 }
 
+find_python() {
+  # Print the interpreter for the venv: $PYTHON if set, else python$PYTHON_WANT found on PATH,
+  # in pyenv's versions (the newest patch release) or in /usr/local/bin, /usr/bin.
+  if [ -n "$PYTHON" ]; then
+    command -v "$PYTHON" || { echo "PYTHON=$PYTHON is not an executable" >&2; return 1; }
+    return 0
+  fi
+  local candidate
+  local pyenv_root="${PYENV_ROOT:-$HOME/.pyenv}"
+  for candidate in \
+      "$(command -v "python$PYTHON_WANT" 2>/dev/null || true)" \
+      "$(find "$pyenv_root/versions" -maxdepth 3 -path "*/$PYTHON_WANT.*/bin/python$PYTHON_WANT" 2>/dev/null \
+        | sort -V | tail -n 1)" \
+      "/usr/local/bin/python$PYTHON_WANT" "/usr/bin/python$PYTHON_WANT"; do
+    # A pyenv shim exists on PATH even when no pyenv version provides the command: ask it.
+    if [ -n "$candidate" ] && [ -x "$candidate" ] && "$candidate" --version >/dev/null 2>&1; then
+      echo "$candidate"
+      return 0
+    fi
+  done
+  echo "no Python $PYTHON_WANT found (PATH, \$PYENV_ROOT/versions, /usr/local/bin, /usr/bin):" \
+    "install it (pyenv install $PYTHON_WANT, or the distribution's python$PYTHON_WANT package)" \
+    "or set PYTHON=/path/to/python3.12 (or newer)" >&2
+  return 1
+}
+
 hash_of() { sha256sum "$@" | sha256sum | cut -c1-12; }
 
 step_venv() {
   local stamp="$VENV/.cubestudio-stamp"
   local want
-  command -v "$PYTHON" >/dev/null || PYTHON=python3
+  PYTHON="$(find_python)"
   # The venv depends on the pins and the interpreter, not on the rest of this script (an edit
   # to the node image's package list must not rebuild a venv others are using).
   want="$( (cat requirements.txt constraints.txt; "$PYTHON" --version 2>&1) | sha256sum | cut -c1-12)"
@@ -117,7 +148,8 @@ step_getpip() {
   local cache="$HOME/.ansible/test/cache"
   mkdir -p "$cache"
   local f
-  for f in get_pip_24_2.py; do
+  # ansible-test 2.19 bootstraps pip 24.2, 2.20 and 2.21 pip 25.2.
+  for f in get_pip_24_2.py get_pip_25_2.py; do
     [ -f "$cache/$f" ] && grep -q cubestudio "$cache/$f" && continue
     cat >"$cache/$f" <<'PY'
 """Offline stand-in for get-pip.py (written by cubestudio.ascend tools/bootstrap.sh)."""
@@ -201,6 +233,7 @@ main() {
       tree) step_tree ;;
       getpip) step_getpip ;;
       images) step_debs; step_dockerd; step_images ;;
+      python) find_python ;;
       image-name) echo "$NODE_IMAGE:bookworm-$(node_image_tag)" ;;
       all) step_debs; step_dockerd; step_venv; step_tree; step_getpip; step_images ;;
       *) echo "unknown step: $step" >&2; exit 2 ;;

@@ -4,7 +4,9 @@
 """Check that every role declares its interface twice, identically.
 
 For each role: the variables of defaults/main.yml are exactly the options of the `main` entry
-point in meta/argument_specs.yml, each default there equals the value in defaults/main.yml,
+point in meta/argument_specs.yml, each default there equals the value in defaults/main.yml
+(except a typed option - not str - whose value is computed by Jinja: it documents no default
+and its description says what it defaults to; a typed option never documents a Jinja string),
 every option of another entry point is a default too (with the same default where it names one),
 and every public variable carries the
 role's prefix.
@@ -53,12 +55,7 @@ def check_role(role: Path) -> list[str]:
                 % (role.name, name)
             )
     for name in sorted(set(options) & set(defaults)):
-        spec_default = options[name].get("default")
-        if spec_default != defaults[name]:
-            problems.append(
-                "%s: %s defaults to %r in defaults/main.yml but %r in argument_specs"
-                % (role.name, name, defaults[name], spec_default)
-            )
+        problems.extend(check_default(role.name, name, options[name], defaults[name]))
     prefix = role.name + "_"
     for name in sorted(set(defaults) | set(options)):
         if not name.startswith(prefix):
@@ -77,18 +74,58 @@ def check_role(role: Path) -> list[str]:
         for name in sorted(set(spec.get("options") or {}) & set(defaults)):
             if "default" not in (spec["options"][name] or {}):
                 continue
-            if spec["options"][name]["default"] != defaults[name]:
-                problems.append(
-                    "%s: %s defaults to %r in defaults/main.yml but %r in argument_specs (%s)"
-                    % (
-                        role.name,
-                        name,
-                        defaults[name],
-                        spec["options"][name]["default"],
-                        entry,
-                    )
+            problems.extend(
+                check_default(
+                    role.name, name, spec["options"][name], defaults[name], entry
                 )
+            )
     return problems
+
+
+def computed(value) -> bool:
+    """A default that Jinja computes at run time (from another role's variable, a lookup)."""
+    return isinstance(value, str) and "{{" in value
+
+
+def check_default(role, name, option, value, entry="main") -> list[str]:
+    """The documented default of one option against its value in defaults/main.yml.
+
+    A typed option (not str) whose value is computed documents no default (antsibull-docs and
+    ansible-doc need a value of the option's type): its description says what it defaults to.
+    A typed option never documents a Jinja string. Otherwise the documented default equals the
+    value in defaults/main.yml.
+    """
+    where = "" if entry == "main" else " (%s)" % entry
+    kind = option.get("type", "str")
+    spec_default = option.get("default")
+    if kind != "str" and computed(spec_default):
+        return [
+            "%s: %s is of type %s but documents the Jinja string %r as its default%s: document"
+            " no default and describe the computed one in the description"
+            % (role, name, kind, spec_default, where)
+        ]
+    if kind != "str" and computed(value):
+        if "default" in option:
+            return [
+                "%s: %s (type %s) is computed in defaults/main.yml (%r) but documents %r%s"
+                % (role, name, kind, value, spec_default, where)
+            ]
+        description = option.get("description") or ""
+        if "Defaults to" not in " ".join(
+            description if isinstance(description, list) else [description]
+        ):
+            return [
+                "%s: %s (type %s) is computed in defaults/main.yml (%r): its description must"
+                ' say what it defaults to ("Defaults to ...")%s'
+                % (role, name, kind, value, where)
+            ]
+        return []
+    if spec_default != value:
+        return [
+            "%s: %s defaults to %r in defaults/main.yml but %r in argument_specs%s"
+            % (role, name, value, spec_default, where)
+        ]
+    return []
 
 
 _BORROWED = re.compile(

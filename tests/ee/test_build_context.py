@@ -45,7 +45,7 @@ def test_containerfile_uses_the_base_and_the_pins():
     text = (CONTEXT / "Containerfile").read_text()
     ee = definition()
     assert ee["images"]["base_image"]["name"] in text
-    assert "ansible-core==2.19.14" in text
+    assert "ansible-core==2.21.5" in text
     assert "ansible-runner==2.4.3" in text
     assert "ansible-galaxy collection install" in text
     assert "introspect" in text
