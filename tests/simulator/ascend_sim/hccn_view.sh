@@ -9,9 +9,9 @@
 # other reads. It reads the NPU port settings from the DCMI device view next to the simulated
 # libdcmi.so (<driver>/lib64/driver/ascend-sim-dcmi.view, keys phy= ip= mask= gw= detect= link=
 # mtu= nethealth= speed=), so it works wherever the driver folder is mounted (pods included).
-# POSIX sh with builtins only: the device plugin image has no python. Where python3 runs (the
-# node itself, a workload image), the faithful tool beside it (hccn_tool.py: every command,
-# /etc/hccn.conf, the locks) answers instead; this part answers only in such images.
+# POSIX sh with builtins only: the device plugin image has no python. On the node itself (python3
+# and the simulator's state), the faithful tool beside it (hccn_tool.py: every command,
+# /etc/hccn.conf, the locks) answers instead.
 # Setting anything (-s) is not simulated here.
 
 set -f
@@ -19,7 +19,15 @@ case $0 in
 */*) here=${0%/*} ;;
 *) here=. ;;
 esac
-if [ -f "$here/hccn_tool.py" ] && command -v python3 >/dev/null 2>&1; then
+# The faithful tool needs the simulator's state (the node itself); in a pod only the view is
+# there. It knows every command but the counters (-speed, -stat, -link_stat, -bandwidth), which
+# only this part answers, from the view.
+counters=
+for arg in "$@"; do
+    case $arg in -speed | -stat | -link_stat | -bandwidth) counters=1 ;; esac
+done
+if [ -z "$counters" ] && [ -f "$here/hccn_tool.py" ] && command -v python3 >/dev/null 2>&1 &&
+    [ -f "${ASCEND_SIM_ROOT:-}/var/lib/ascend-sim/state.json" ]; then
     exec python3 "$here/hccn_tool.py" "$@"
 fi
 view="$here/../lib64/driver/ascend-sim-dcmi.view"
