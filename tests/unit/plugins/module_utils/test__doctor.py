@@ -863,7 +863,9 @@ def test_insufficient_npus_all_taken_or_none_advertised(healthy):
         events=[event("FailedScheduling", INSUFFICIENT, name="big")],
     )
     findings = [
-        f for f in diagnose(TABLE, healthy, CATALOGUE) if "scheduler refuses" in f["symptom"]
+        f
+        for f in diagnose(TABLE, healthy, CATALOGUE)
+        if "scheduler refuses" in f["symptom"]
     ]
     assert findings and findings[0]["severity"] == "error"
     assert "the node advertises no huawei.com/Ascend*" in findings[0]["symptom"]
