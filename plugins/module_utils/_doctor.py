@@ -688,14 +688,15 @@ def check_events(out: _Findings, k8s: dict, allocatable: dict, waiting) -> None:
             and "Insufficient huawei.com/Ascend" in text
         ):
             insufficient.append(event)
+    by_row = {}
     for event in setup:
         text = str(event.get("message") or "").lower()
         device = "device" in text and (
             "operation not permitted" in text or "permission denied" in text
         )
-        out.add(
-            "T43" if device else "T44", "on node %s: %s" % (name, _event_line(event))
-        )
+        by_row.setdefault("T43" if device else "T44", []).append(_event_line(event))
+    for rid, lines in sorted(by_row.items()):
+        out.add(rid, "on node %s: %s" % (name, _names(lines, 3)))
     if insufficient:
         total = sum(_quantity(v) for k, v in allocatable.items() if k.count("-") == 0)
         taken = sum(

@@ -295,6 +295,7 @@ def test_cluster_events_plugin_cannot_reach_the_kubelet(deployed, tmp_path):
         rc, report, out = doctor(cluster, tmp_path)
     finally:
         cluster.delete(objects)
+        (tmp_path / "redeploy").mkdir(exist_ok=True)
         rc2, out2 = playbook(cluster, tmp_path / "redeploy", book=PLAYBOOK)
         assert rc2 == 0, out2
     (finding,) = [f for f in report["findings"] if f["row"] == "T29"]
