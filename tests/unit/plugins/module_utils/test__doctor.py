@@ -816,7 +816,9 @@ def test_events_of_pods_on_the_node_name_the_setup_failure(healthy):
     events = [
         event("FailedCreatePodSandBox", SANDBOX),
         # The kubelet retries: a second event of the same row is one finding with both.
-        event("FailedCreatePodSandBox", SANDBOX.replace("rpc error", "rpc error again")),
+        event(
+            "FailedCreatePodSandBox", SANDBOX.replace("rpc error", "rpc error again")
+        ),
         event("Failed", CGROUP),
         # Not on this node, or not a setup failure: not read.
         event("FailedCreatePodSandBox", SANDBOX, name="elsewhere"),
