@@ -292,7 +292,7 @@ def test_cluster_events_plugin_cannot_reach_the_kubelet(deployed, tmp_path):
         cluster.wait_log(
             "name=ascend-device-plugin-ds", "Could not contact Kubelet", timeout=180
         )
-        rc, report, out = doctor(cluster, tmp_path)
+        rc, report, _out = doctor(cluster, tmp_path)
     finally:
         cluster.delete(objects)
         (tmp_path / "redeploy").mkdir(exist_ok=True)
