@@ -23,14 +23,21 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET = ROOT / "tools" / "yaml_logic_budget.yml"
 EXPR = re.compile(r"{{(.*?)}}", re.S)
-PLAIN = re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*(\[['\"]?[A-Za-z0-9_.-]+['\"]?\]|\.[A-Za-z_][A-Za-z0-9_]*)*\s*$")
+PLAIN = re.compile(
+    r"^\s*[A-Za-z_][A-Za-z0-9_]*(\[['\"]?[A-Za-z0-9_.-]+['\"]?\]|\.[A-Za-z_][A-Za-z0-9_]*)*\s*$"
+)
 BLOCK = re.compile(r"{%-?\s*(for|if|set)\b")
 BOOL = re.compile(r"\b(and|or)\b")
 
 
 def task_files() -> list:
     files = []
-    for pattern in ("roles/*/tasks/*.yml", "roles/*/handlers/*.yml", "playbooks/*.yml", "playbooks/tasks/*.yml"):
+    for pattern in (
+        "roles/*/tasks/*.yml",
+        "roles/*/handlers/*.yml",
+        "playbooks/*.yml",
+        "playbooks/tasks/*.yml",
+    ):
         files += sorted(ROOT.glob(pattern))
     return files
 
@@ -40,9 +47,19 @@ def walk_tasks(node):
         for item in node:
             yield from walk_tasks(item)
     elif isinstance(node, dict):
-        if any(k in node for k in ("name", "ansible.builtin.set_fact", "when", "block")):
+        if any(
+            k in node for k in ("name", "ansible.builtin.set_fact", "when", "block")
+        ):
             yield node
-        for key in ("block", "rescue", "always", "tasks", "pre_tasks", "post_tasks", "handlers"):
+        for key in (
+            "block",
+            "rescue",
+            "always",
+            "tasks",
+            "pre_tasks",
+            "post_tasks",
+            "handlers",
+        ):
             if key in node:
                 yield from walk_tasks(node[key])
 
@@ -74,7 +91,11 @@ def conditions(when) -> int:
 
 
 def count() -> dict:
-    found = {"set_fact_with_logic": [], "statement_blocks": [], "when_three_or_more": []}
+    found = {
+        "set_fact_with_logic": [],
+        "statement_blocks": [],
+        "when_three_or_more": [],
+    }
     for path in task_files():
         rel = str(path.relative_to(ROOT))
         text = path.read_text(encoding="utf-8")
@@ -91,10 +112,14 @@ def count() -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail above the budget")
-    parser.add_argument("--list", action="store_true", help="list where each count comes from")
+    parser.add_argument(
+        "--list", action="store_true", help="list where each count comes from"
+    )
     args = parser.parse_args()
     found = count()
-    budget = yaml.safe_load(BUDGET.read_text(encoding="utf-8")) if BUDGET.exists() else {}
+    budget = (
+        yaml.safe_load(BUDGET.read_text(encoding="utf-8")) if BUDGET.exists() else {}
+    )
     over = []
     for key, places in found.items():
         limit = budget.get(key)
@@ -107,7 +132,8 @@ def main() -> int:
     if over:
         print(
             "more decisions in task YAML than the budget (%s): move them to Python "
-            "(plugins/module_utils) - tools/yaml_logic.py --list shows where" % "; ".join(over),
+            "(plugins/module_utils) - tools/yaml_logic.py --list shows where"
+            % "; ".join(over),
             file=sys.stderr,
         )
         return 1
