@@ -34,7 +34,7 @@ setup: ## Debian packages, .venv with the pinned toolchain, collection tree, off
 images: setup ## dockerd running and the simulated-node images built (cached)
 	@tools/bootstrap.sh dockerd images
 
-lint: setup ## yamllint, ansible-lint (production), ruff, vermin (Python 3.8 floor), spec and docs checks, antsibull-docs lint
+lint: setup ## yamllint, ansible-lint (production), ruff, vermin (Python 3.8 floor), spec and docs checks, YAML logic budget, antsibull-docs lint
 	yamllint --strict .
 	ansible-lint --offline
 	ruff check plugins tests tools
@@ -42,6 +42,7 @@ lint: setup ## yamllint, ansible-lint (production), ruff, vermin (Python 3.8 flo
 	vermin --no-tips --violations --target=3.8- --eval-annotations --no-parse-comments plugins/modules plugins/module_utils
 	python tools/check_argument_specs.py
 	python tools/gen_docs.py --check
+	python tools/yaml_logic.py --check
 	antsibull-changelog lint
 	cd $(COLLECTION_DIR) && antsibull-docs lint-collection-docs --plugin-docs .
 

@@ -13,7 +13,8 @@ author: cubestudio maintainers (@cubestudio)
 description:
   - Hashes (sha256) the values the role's variables have now - every option of the role's
     C(meta/argument_specs.yml) entry point C(main), templated - together with the content of
-    the role's files and of the collection's C(plugins/) and C(data/).
+    the role's files, of the internal lifecycle role C(_layer) and of the collection's
+    C(plugins/) and C(data/).
   - A layer role records it on the node when it finished (P(cubestudio.ascend.ascend_layer_record#module)).
     On a later run the same fingerprint means the same settings and the same code; a changed
     variable, an upgraded collection or an edited task file gives another one, and the role
@@ -70,10 +71,15 @@ def _tree_hash(digest, folder: str) -> None:
 
 
 def code_hash(role: str) -> str:
-    """sha256 of the role's files, plugins/ and data/ (once per process)."""
+    """sha256 of the role's files, the lifecycle role's, plugins/ and data/ (once per process)."""
     if role not in _CODE:
         digest = hashlib.sha256()
-        for folder in (os.path.join("roles", role), "plugins", "data"):
+        for folder in (
+            os.path.join("roles", role),
+            os.path.join("roles", "_layer"),
+            "plugins",
+            "data",
+        ):
             _tree_hash(digest, os.path.join(COLLECTION, folder))
         _CODE[role] = digest.hexdigest()
     return _CODE[role]
