@@ -17,11 +17,8 @@ Where the network settings live: the simulator state (``<root>/var/lib/ascend-si
 mtu (int), tls (0/1)}; an absent key is "not configured". The state is rewritten under
 ``<root>/var/lib/ascend-sim/state.lock``; afterwards the tool asks the simulator CLI
 (``state["sim_home"]/bin/ascend-sim state refresh``) to rewrite the views derived from the
-state (the simulated libdcmi's device view). The tool also publishes:
-
-* ``<driver>/tools/ascend-sim-hccn.view`` (JSON): what the tool answers in a pod, where the
-  driver folder is mounted but the state is not (MindCluster's exporter runs ``-link -g``);
-* ``<fabric>/<node id>.json``: this node's configured ports in the fabric registry shared by
+state (the simulated libdcmi's device view). The tool also publishes
+``<fabric>/<node id>.json``: this node's configured ports in the fabric registry shared by
   the nodes of one bed (``$ASCEND_SIM_FABRIC``, else ``state["fabric_dir"]``, else
   ``<root>/var/lib/ascend-sim/fabric``; the bed bind-mounts one host directory there in every
   node). ``-ping`` succeeds only towards an address another node published with its link UP.
@@ -49,7 +46,6 @@ STATE_LOCK_RELPATH = "var/lib/ascend-sim/state.lock"
 FABRIC_RELPATH = "var/lib/ascend-sim/fabric"
 CONF_RELPATH = "etc/hccn.conf"
 LOG_DIR_RELPATH = "var/log/hccn_tool"
-VIEW_NAME = "ascend-sim-hccn.view"
 INSTALL_INFO_RELPATH = "etc/ascend_install.info"
 
 ROCE_FAMILIES = ("910", "910b", "a3")  # the NPUs with a parameter-plane (RoCE) port
@@ -189,10 +185,6 @@ def driver_dir(root):
     info = _read_kv(rooted(root, INSTALL_INFO_RELPATH))
     base = info.get("Driver_Install_Path_Param") or "/usr/local/Ascend"
     return rooted(root, base.rstrip("/") + "/driver")
-
-
-def view_path(root):
-    return os.path.join(driver_dir(root), "tools", VIEW_NAME)
 
 
 def fabric_dir(root, state=None):
@@ -342,29 +334,8 @@ def net_health(state, npu, chip, root=None):
     return "Success"
 
 
-def view_doc(state):
-    return {
-        "family": state.get("family"),
-        "node": node_id(state),
-        "chips": {
-            str(phy_id(chip)): {
-                "network": network(chip),
-                "health": net_health(state, npu, chip),
-            }
-            for npu, chip in chip_list(state)
-        },
-    }
-
-
 def publish(state, root):
-    """Write the pod view and this node's fabric entry (also called by hardware.save_state)."""
-    tools = os.path.join(driver_dir(root), "tools")
-    if os.path.isdir(tools):
-        atomic_write(
-            os.path.join(tools, VIEW_NAME),
-            json.dumps(view_doc(state), indent=1, sort_keys=True) + "\n",
-            0o644,
-        )
+    """Write this node's fabric entry (also called by hardware.save_state)."""
     directory = fabric_dir(root, state)
     me = node_id(state)
     try:
@@ -393,28 +364,22 @@ def publish(state, root):
 
 
 class Node:
-    """The state of one invocation: loaded from state.json, else the pod view."""
+    """The state of one invocation, loaded from state.json (None without it: in a pod the
+    driver's sh front, hccn_view.sh, answers and never calls this tool)."""
 
     def __init__(self, root):
         self.root = root
         self.path = rooted(root, STATE_RELPATH)
         self.state = None
-        self.view = None
         try:
             with open(self.path, encoding="utf-8") as handle:
                 self.state = json.load(handle)
         except (OSError, ValueError):
-            try:
-                with open(view_path(root), encoding="utf-8") as handle:
-                    self.view = json.load(handle)
-            except (OSError, ValueError):
-                self.view = None
+            self.state = None
 
     @property
     def family(self):
-        if self.state is not None:
-            return self.state.get("family")
-        return (self.view or {}).get("family")
+        return (self.state or {}).get("family")
 
     def find(self, phy):
         """(npu, chip) of a physical id, or None."""
@@ -426,11 +391,6 @@ class Node:
             if phy_id(chip) == phy and os.path.lexists(node):
                 return npu, chip
         return None
-
-    def view_chip(self, phy):
-        if self.view is None:
-            return None
-        return (self.view.get("chips") or {}).get(str(phy))
 
     def save(self, mutate):
         """Re-read, mutate and write the state under the state lock, then publish views."""
@@ -895,25 +855,6 @@ COMMANDS = {
     "-lldp": cmd_lldp,
     "-cfg": cmd_cfg,
 }
-# Only these get commands answer from the pod view (no state, no registry).
-VIEW_GETS = ("-ip", "-gateway", "-netdetect", "-link", "-mtu", "-net_health")
-
-
-def _from_view(node, phy, attr, out):
-    """A get command in a pod: answered from the view the simulator published."""
-    entry = node.view_chip(phy)
-    if node.view is None:
-        # INFERRED: no state and no view (a driver without simulator state): ports up
-        entry = {"network": {}, "health": "Init"}
-    if entry is None:
-        raise ToolError("device")
-    fake_state = {"family": node.family, "npus": [], "faults": []}
-    chip = {"chip": 0, "device": phy, "phy_id": phy, "network": entry["network"]}
-    if attr == "-net_health":
-        out.append("net health status: %s" % entry["health"])
-        return
-    node.state = fake_state
-    COMMANDS[attr](node, phy, {"id": -1}, chip, "-g", [], out)
 
 
 def parse(argv):
@@ -996,9 +937,6 @@ def _dispatch(node, major, phy, attr, op, args, out):
     if node.family is not None and node.family not in ROCE_FAMILIES:
         raise ToolError("unsupported")
     if node.state is None:
-        if op == "-g" and attr in VIEW_GETS:
-            _from_view(node, phy, attr, out)
-            return
         raise ToolError("device")
     found = node.find(phy)
     if found is None:
