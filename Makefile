@@ -9,6 +9,8 @@ SHELL := /bin/bash
 ROOT := $(CURDIR)
 VENV := $(ROOT)/.venv
 BIN := $(VENV)/bin
+# The tested minimum: the oldest supported ansible-core (requirements-min.txt) in a venv of its own.
+VENV_MIN := $(ROOT)/.venv-min
 COLLECTION_DIR := $(ROOT)/.build/collections/ansible_collections/cubestudio/ascend
 PYTHON_VERSION := 3.12
 # Tools from the venv come first; ansible-test and molecule look for them on PATH.
@@ -23,13 +25,16 @@ SCENARIO ?=
 # (by content): outside the checkout, so that every checkout and CI's fresh clone reuse them.
 export GO_CACHE ?= $(HOME)/.cache/cubestudio-ascend/go
 
-.PHONY: help setup images lint sanity units promtool simulator mindcluster molecule build-check ee test demo k8s crictl containerd2 cluster testbed cluster-clean bench demo-clean docs clean
+.PHONY: help setup setup-min images lint sanity units sanity-min units-min promtool simulator mindcluster molecule build-check ee test demo k8s crictl containerd2 cluster testbed cluster-clean bench demo-clean docs clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 setup: ## Debian packages, .venv with the pinned toolchain, collection tree, offline get-pip
 	@tools/bootstrap.sh debs venv tree getpip
+
+setup-min: setup ## .venv-min on the tested minimum ansible-core (requirements-min.txt + constraints-min.txt)
+	@tools/bootstrap.sh venv-min
 
 images: setup ## dockerd running and the simulated-node images built (cached)
 	@tools/bootstrap.sh dockerd images
@@ -49,12 +54,18 @@ lint: setup ## yamllint, ansible-lint (production), ruff, vermin (Python 3.8 flo
 sanity: setup ## ansible-test sanity (offline, local venv)
 	tools/ansible_test.sh sanity --python $(PYTHON_VERSION) --color no
 
+sanity-min: setup-min ## ansible-test sanity on the tested minimum ansible-core (.venv-min)
+	CUBESTUDIO_VENV=$(VENV_MIN) tools/ansible_test.sh sanity --python $(PYTHON_VERSION) --color no
+
 promtool: setup ## the exporter's alert rules: promtool check rules and promtool test rules (tests/promtool)
 	promtool check rules roles/exporter/files/ascend-npu.rules.yml
 	cd tests/promtool && promtool test rules *.test.yml
 
 units: setup ## ansible-test units
 	tools/ansible_test.sh units --python $(PYTHON_VERSION) --color no
+
+units-min: setup-min ## ansible-test units on the tested minimum ansible-core (.venv-min)
+	CUBESTUDIO_VENV=$(VENV_MIN) tools/ansible_test.sh units --python $(PYTHON_VERSION) --color no
 
 simulator: images ## tests of the Ascend node simulator (installers' CLI, npu-smi golden tests, libdcmi, hccn_tool)
 	PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/simulator tests/cri
@@ -116,7 +127,7 @@ testbed: k8s images mindcluster ## the test-bed tests (tests/testbed) on a clust
 cluster-clean: ## remove the test bed's containers, network and .build/cluster
 	python tests/testbed/bed.py down
 
-molecule: images containerd2 crictl ## every molecule scenario (SCENARIO=name for one; containerd 2.x for ascend_runtime_containerd2)
+molecule: images containerd2 crictl ## every molecule scenario and `site@min` (site on .venv-min); SCENARIO=name for one (containerd 2.x for ascend_runtime_containerd2)
 	tools/run_molecule.sh $(SCENARIO)
 
 build-check: setup ## galaxy build, install into an empty path, syntax-check the installed site playbook
@@ -134,7 +145,7 @@ ee: setup ## execution environment build context (galaxy build + ansible-builder
 
 # The same targets, scheduled so that the builds run beside lint..simulator and
 # the test bed beside molecule (tools/test.sh); each step is reported, its logs in .build/test-logs.
-test: ## everything CI runs: lint sanity units promtool build-check ee simulator molecule testbed
+test: ## everything CI runs: lint sanity units promtool build-check ee sanity-min units-min simulator molecule testbed
 	MAKE="$(MAKE)" tools/test.sh
 
 demo: images mindcluster ## a simulated 910B node joined to the test bed's cluster, site.yml with every layer (run twice: zero changed; DEMO_ARGS="--check --diff" passes options)

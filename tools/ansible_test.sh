@@ -6,10 +6,16 @@
 # Only files git knows about (tracked, or untracked but not ignored) are copied, which is also
 # what ansible-test would see in a git checkout.
 #   tools/ansible_test.sh units --python 3.12 [paths...]
+# CUBESTUDIO_VENV chooses the venv whose ansible-test (and ansible-core) runs: .venv (default) or
+# .venv-min, the tested minimum (make sanity-min, make units-min); each venv has a copy of its own.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${CUBESTUDIO_VENV:-$ROOT/.venv}"
+export PATH="$VENV/bin:$PATH"
 KEY="$(printf '%s' "$ROOT" | sha256sum | cut -c1-10)"
-BASE="${CUBESTUDIO_ANSIBLE_TEST_ROOT:-${TMPDIR:-/tmp}/cubestudio-ascend-test-$KEY}"
+SUFFIX=""
+[ "$VENV" = "$ROOT/.venv" ] || SUFFIX="-$(basename "$VENV")"
+BASE="${CUBESTUDIO_ANSIBLE_TEST_ROOT:-${TMPDIR:-/tmp}/cubestudio-ascend-test-$KEY$SUFFIX}"
 DEST="$BASE/ansible_collections/cubestudio/ascend"
 mkdir -p "$DEST"
 cd "$ROOT"
@@ -26,4 +32,6 @@ mkdir -p "$DEST/tests/output"
 rm -rf "$ROOT/tests/output"
 ln -sfn "$DEST/tests/output" "$ROOT/tests/output"
 cd "$DEST"
+# Say which ansible-core runs (the tested minimum and the pinned one print the same otherwise).
+echo "ansible-test of $(ansible --version 2>/dev/null | sed -n 1p) ($VENV)"
 exec ansible-test "$@"

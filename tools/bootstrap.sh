@@ -6,6 +6,8 @@
 #   tools/bootstrap.sh debs      Debian packages (docker.io, debootstrap, ...)
 #   tools/bootstrap.sh dockerd   a Docker engine that answers (systemd unit or a background dockerd)
 #   tools/bootstrap.sh venv      .venv with the pinned toolchain (requirements.txt + constraints.txt)
+#   tools/bootstrap.sh venv-min  .venv-min on the tested minimum ansible-core (requirements-min.txt +
+#                                constraints-min.txt; not part of `all`, `make setup-min` builds it)
 #   tools/bootstrap.sh tree      .build/collections/ansible_collections/cubestudio/ascend -> repo
 #   tools/bootstrap.sh getpip    offline stand-in for ansible-test's get-pip download
 #   tools/bootstrap.sh images    test images built from debootstrap (no registry is reachable)
@@ -23,6 +25,7 @@ cd "$ROOT"
 PYTHON_WANT="3.12"
 PYTHON="${PYTHON:-}"
 VENV="$ROOT/.venv"
+VENV_MIN="$ROOT/.venv-min"
 BUILD="$ROOT/.build"
 NODE_IMAGE="${NODE_IMAGE:-cubestudio/ascend-node}"
 DEBIAN_MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
@@ -117,23 +120,32 @@ find_python() {
 
 hash_of() { sha256sum "$@" | sha256sum | cut -c1-12; }
 
-step_venv() {
-  local stamp="$VENV/.cubestudio-stamp"
+# build_venv DIR REQUIREMENTS CONSTRAINTS: a venv with the pinned toolchain, rebuilt only when the
+# pins or the interpreter change.
+build_venv() {
+  local venv="$1" requirements="$2" constraints="$3"
+  local stamp="$venv/.cubestudio-stamp"
   local want
   PYTHON="$(find_python)"
   # The venv depends on the pins and the interpreter, not on the rest of this script (an edit
   # to the node image's package list must not rebuild a venv others are using).
-  want="$( (cat requirements.txt constraints.txt; "$PYTHON" --version 2>&1) | sha256sum | cut -c1-12)"
-  if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+  want="$( (cat "$requirements" "$constraints"; "$PYTHON" --version 2>&1) | sha256sum | cut -c1-12)"
+  if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
     return 0
   fi
-  log "creating $VENV with $($PYTHON --version)"
-  rm -rf "$VENV"
-  "$PYTHON" -m venv "$VENV"
-  "$VENV/bin/pip" install -q --disable-pip-version-check --upgrade pip
-  "$VENV/bin/pip" install -q --disable-pip-version-check -r requirements.txt -c constraints.txt
+  log "creating $venv with $($PYTHON --version) ($requirements)"
+  rm -rf "$venv"
+  "$PYTHON" -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check --upgrade pip
+  "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements" -c "$constraints"
   echo "$want" >"$stamp"
 }
+
+step_venv() { build_venv "$VENV" requirements.txt constraints.txt; }
+
+# The tested minimum (requirements-min.txt): the oldest supported ansible-core, for ansible-test
+# and the molecule `site` scenario of `make test` (docs/testing.md, "The tested minimum").
+step_venv_min() { build_venv "$VENV_MIN" requirements-min.txt constraints-min.txt; }
 
 step_tree() {
   # ansible-test and the collection loader need the collection at
@@ -148,7 +160,7 @@ step_getpip() {
   local cache="$HOME/.ansible/test/cache"
   mkdir -p "$cache"
   local f
-  # ansible-test 2.19 bootstraps pip 24.2, 2.20 and 2.21 pip 25.2.
+  # ansible-test 2.19 (.venv-min) bootstraps pip 24.2, 2.20 and 2.21 (.venv) pip 25.2.
   for f in get_pip_24_2.py get_pip_25_2.py; do
     [ -f "$cache/$f" ] && grep -q cubestudio "$cache/$f" && continue
     cat >"$cache/$f" <<'PY'
@@ -230,6 +242,7 @@ main() {
       debs) step_debs ;;
       dockerd) step_dockerd ;;
       venv) step_venv ;;
+      venv-min) step_venv_min ;;
       tree) step_tree ;;
       getpip) step_getpip ;;
       images) step_debs; step_dockerd; step_images ;;

@@ -3,12 +3,14 @@
 #
 # The same targets as running them one after the other, scheduled so that waiting overlaps:
 #   1. setup (Debian packages, venv, collection tree, offline get-pip), alone;
-#   2. the checks that need no Docker (lint, sanity, units, promtool, build-check, ee), then the
+#   2. the checks that need no Docker (lint, sanity, units, promtool, build-check, ee), then
+#      sanity and units on the tested minimum ansible-core (.venv-min, built beside lint), then the
 #      simulator tests (once the node images are built) in the foreground, while the builds run
 #      beside them (node images, containerd 2.x and crictl, Kubernetes from their Go modules,
 #      the device plugin and npu-exporter built from Huawei's source, in that order);
-#   3. the molecule scenarios (two at a time) in the foreground as soon as their builds are done,
-#      while the test bed runs beside once the rest is built.
+#   3. the molecule scenarios (two at a time, `site` also on the tested minimum) in the
+#      foreground as soon as their builds are done, while the test bed runs beside once the rest
+#      is built.
 # Every step runs even when an earlier one failed, except those that need a failed build. The
 # output of the steps beside the foreground goes to .build/test-logs/ and is printed whole when
 # the foreground is done. The exit code is non-zero if any step failed.
@@ -103,6 +105,9 @@ fi
 BUILDS=(images containerd2 crictl k8s mindcluster)
 beside "${BUILDS[@]}"
 builds_pid=$!
+# The tested minimum's venv (.venv-min: pip, no CPU to speak of) beside lint to ee.
+beside setup-min
+min_pid=$!
 
 # wait_for STEP...: until each build step has its exit code, or the builds stopped.
 wait_for() {
@@ -120,6 +125,18 @@ built() {
 for step in lint sanity units promtool build-check ee; do
   run "$step" mk "$step"
 done
+# sanity and units on the tested minimum ansible-core, once its venv is built.
+wait "$min_pid"
+collect setup-min
+if [ "${RESULT[setup-min]}" = passed ]; then
+  for step in sanity-min units-min; do
+    run "$step" mk -o setup-min "$step"
+  done
+else
+  show_log setup-min
+  not_run sanity-min "the tested minimum's venv did not build"
+  not_run units-min "the tested minimum's venv did not build"
+fi
 # The simulator tests need only the node images (the first build): they run here, while
 # Kubernetes still builds, rather than beside molecule, where the test bed is the longer side.
 wait_for images
