@@ -11,7 +11,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: ascend_device_plugin_plan
 short_description: Decide how the Ascend device plugin runs on a node (internal to the roles)
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - From a node's facts (P(cubestudio.ascend.ascend_facts#module) and
     P(cubestudio.ascend.npu_smi_facts#module)) and the wanted MindCluster release, decides the

@@ -11,7 +11,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: ascend_doctor
 short_description: Name the troubleshooting rows a node's facts show (internal to the playbooks)
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - From the facts of an Ascend node (P(cubestudio.ascend.ascend_facts#module),
     P(cubestudio.ascend.npu_smi_facts#module), P(cubestudio.ascend.ascend_compat#module),

@@ -11,7 +11,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: ascend_exporter_plan
 short_description: Decide how Huawei's npu-exporter runs on a node (internal to the roles)
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - From the engine the kubelet uses and the wanted MindCluster release, decides the npu-exporter
     image, its C(-containerMode) and socket flags, its mounts and its health endpoint.

@@ -11,7 +11,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: ascend_fleet_report
 short_description: Build the fleet report from the node records (internal to the playbooks)
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - From the node records of P(cubestudio.ascend.ascend_node_record#module) of every host, builds
     the fleet report of C(cubestudio.ascend.report) - the versions that differ across the fleet

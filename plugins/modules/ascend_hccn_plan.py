@@ -11,7 +11,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: ascend_hccn_plan
 short_description: Plan the NPU parameter-plane (RoCE) addresses of a fleet (internal to the roles)
-version_added: 0.3.0
+version_added: 0.1.0
 description:
   - From each host's request (its C(hccn_*) variables and the NPU facts of the node) computes
     every RoCE port's address, netmask, gateway and detect address by the product's rule

@@ -9,7 +9,7 @@ DOCUMENTATION = r"""
 ---
 module: ascend_install_options
 short_description: Decide the installer options of an Ascend driver or firmware package run (internal to the roles)
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Decides which of C(--install-path=), C(--install-username=), C(--install-usergroup=) and
     C(--install-for-all) a driver or firmware C(.run) package is given, the way Huawei's driver

@@ -11,7 +11,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: ascend_node_record
 short_description: One structured record of an Ascend node, from its facts (internal to the playbooks)
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - From a node's facts (P(cubestudio.ascend.ascend_facts#module),
     P(cubestudio.ascend.npu_smi_facts#module), P(cubestudio.ascend.ascend_compat#module)) and

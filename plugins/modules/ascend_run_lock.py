@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: ascend_run_lock
 short_description: Take or release the node's run lock, so that two runs never change one node at once (internal to the roles)
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Two runs of the collection at once on one node (two operators, a scheduled job and a person)
     would run the vendor installers over each other or flash the NPU firmware twice. The roles
