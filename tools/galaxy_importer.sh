@@ -14,17 +14,6 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 tarball="$(ls "$OUT"/cubestudio-ascend-*.tar.gz)"
 cd "$OUT"
 rc=0
-# kubernetes.core, the collection's one dependency (galaxy.yml): without it ansible-lint cannot
-# resolve its modules and Galaxy's page would show syntax-check warnings the collection cannot fix
-# (the importer points ANSIBLE_COLLECTIONS_PATH at the unpacked tarball only). ansible-core also
-# scans sys.path for ansible_collections: a .pth file in the importer's venv adds a directory
-# holding just kubernetes.core, from the `ansible` package of .venv.
-deps_src="$(echo "$ROOT"/.venv/lib/python3.*/site-packages/ansible_collections/kubernetes/core)"
-[ -d "$deps_src" ] || { echo "no kubernetes.core in $ROOT/.venv: make setup" >&2; exit 1; }
-deps="$ROOT/.build/importer-deps"
-mkdir -p "$deps/ansible_collections/kubernetes"
-ln -sfn "$deps_src" "$deps/ansible_collections/kubernetes/core"
-echo "$deps" >"$(echo "$VENV"/lib/python3.*/site-packages)/cubestudio-importer-deps.pth"
 PATH="$VENV/bin:$PATH" GALAXY_IMPORTER_CONFIG="$ROOT/tools/galaxy-importer.cfg" \
   "$VENV/bin/python" -m galaxy_importer.main "$tarball" >"$OUT/importer.log" 2>&1 || rc=$?
 cat "$OUT/importer.log"
