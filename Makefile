@@ -25,7 +25,7 @@ SCENARIO ?=
 # (by content): outside the checkout, so that every checkout and CI's fresh clone reuse them.
 export GO_CACHE ?= $(HOME)/.cache/cubestudio-ascend/go
 
-.PHONY: help setup setup-min images lint sanity units sanity-min units-min promtool simulator mindcluster molecule build-check ee test demo k8s crictl containerd2 cluster testbed cluster-clean bench demo-clean docs clean
+.PHONY: help setup setup-min images lint sanity units sanity-min units-min promtool simulator mindcluster molecule build-check galaxy-importer docs-site ee test demo k8s crictl containerd2 cluster testbed cluster-clean bench demo-clean docs clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -145,7 +145,7 @@ ee: setup ## execution environment build context (galaxy build + ansible-builder
 
 # The same targets, scheduled so that the builds run beside lint..simulator and
 # the test bed beside molecule (tools/test.sh); each step is reported, its logs in .build/test-logs.
-test: ## everything CI runs: lint sanity units promtool build-check ee sanity-min units-min simulator molecule testbed
+test: ## everything CI runs: lint sanity units promtool build-check galaxy-importer docs-site ee sanity-min units-min simulator molecule testbed
 	MAKE="$(MAKE)" tools/test.sh
 
 demo: images mindcluster ## a simulated 910B node joined to the test bed's cluster, site.yml with every layer (run twice: zero changed; DEMO_ARGS="--check --diff" passes options)
@@ -160,8 +160,19 @@ bench: images mindcluster ## re-run against the floor on the demo node; converge
 demo-clean: ## remove the demo node container
 	tools/demo.sh --clean
 
-docs: setup ## regenerate generated docs (role READMEs, version-matrix page)
+docs: setup ## regenerate the generated pages (role READMEs, version matrix, support matrix and the roles' platforms), then build the docs site (docs-site)
 	python tools/gen_docs.py
+	@$(MAKE) --no-print-directory -o setup docs-site
+
+# The docs site and galaxy-importer run from .build/venv-galaxy (requirements-galaxy.txt):
+# galaxy-importer's pins (attrs<24, flake8<7) do not fit the main toolchain.
+docs-site: setup ## the collection's docs site (antsibull-docs sphinx-init, sphinx-build -W: any warning fails) into .build/docs/build/html, offline
+	@tools/bootstrap.sh galaxyvenv
+	PATH=$(ROOT)/.build/venv-galaxy/bin:$$PATH python tools/docs_site.py
+
+galaxy-importer: setup ## galaxy-importer on the built tarball, as Galaxy runs it on upload (tools/galaxy-importer.cfg); any warning fails
+	@tools/bootstrap.sh galaxyvenv
+	tools/galaxy_importer.sh
 
 clean: demo-clean ## remove build output (keeps .venv and images)
 	rm -rf .build/collections tests/output

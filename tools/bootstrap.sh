@@ -8,6 +8,8 @@
 #   tools/bootstrap.sh venv      .venv with the pinned toolchain (requirements.txt + constraints.txt)
 #   tools/bootstrap.sh venv-min  .venv-min on the tested minimum ansible-core (requirements-min.txt +
 #                                constraints-min.txt; not part of `all`, `make setup-min` builds it)
+#   tools/bootstrap.sh galaxyvenv  .build/venv-galaxy: antsibull-docs + Sphinx (make docs) and galaxy-importer
+#                                (requirements-galaxy.txt + constraints-galaxy.txt; not part of `all`)
 #   tools/bootstrap.sh tree      .build/collections/ansible_collections/cubestudio/ascend -> repo
 #   tools/bootstrap.sh getpip    offline stand-in for ansible-test's get-pip download
 #   tools/bootstrap.sh images    test images built from debootstrap (no registry is reachable)
@@ -147,6 +149,26 @@ step_venv() { build_venv "$VENV" requirements.txt constraints.txt; }
 # and the molecule `site` scenario of `make test` (docs/testing.md, "The tested minimum").
 step_venv_min() { build_venv "$VENV_MIN" requirements-min.txt constraints-min.txt; }
 
+# The docs site and galaxy-importer in a venv of their own: galaxy-importer pins attrs<24 and
+# flake8<7, which the main toolchain does not share. Same rule as .venv: rebuilt when its pins or
+# the interpreter change.
+step_galaxyvenv() {
+  local venv="$BUILD/venv-galaxy"
+  local stamp="$venv/.cubestudio-stamp"
+  local want
+  PYTHON="$(find_python)"
+  want="$( (cat requirements-galaxy.txt constraints-galaxy.txt; "$PYTHON" --version 2>&1) | sha256sum | cut -c1-12)"
+  if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+    return 0
+  fi
+  log "creating $venv with $($PYTHON --version)"
+  rm -rf "$venv"
+  "$PYTHON" -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check --upgrade pip
+  "$venv/bin/pip" install -q --disable-pip-version-check -r requirements-galaxy.txt -c constraints-galaxy.txt
+  echo "$want" >"$stamp"
+}
+
 step_tree() {
   # ansible-test and the collection loader need the collection at
   # <root>/ansible_collections/cubestudio/ascend; a relative symlink keeps the checkout movable.
@@ -244,6 +266,7 @@ main() {
       venv) step_venv ;;
       venv-min) step_venv_min ;;
       tree) step_tree ;;
+      galaxyvenv) step_galaxyvenv ;;
       getpip) step_getpip ;;
       images) step_debs; step_dockerd; step_images ;;
       python) find_python ;;

@@ -6,6 +6,8 @@
 * Each role's README.md gets the table of its variables, rendered from meta/argument_specs.yml,
   between the BEGIN/END ARGUMENT SPECS markers (the rest of the README is written by hand).
 * docs/version-matrix.md is rendered from data/version_matrix.yml by tools/gen_matrix_doc.py.
+* docs/support-matrix.md and the roles' Galaxy platforms (meta/main.yml) are rendered by
+  tools/gen_support_matrix.py from data/support_matrix.yml and the files it names.
 * docs/troubleshooting.md is rendered from data/troubleshooting.yml (every row), and the
   npu_driver README's table of its own rows between the BEGIN/END TROUBLESHOOTING markers.
 
@@ -203,6 +205,10 @@ def main() -> int:
         cmd = [sys.executable, str(matrix_tool)] + (["--check"] if args.check else [])
         if subprocess.run(cmd, check=False).returncode != 0:
             stale.append("docs/version-matrix.md")
+    support_tool = ROOT / "tools" / "gen_support_matrix.py"
+    cmd = [sys.executable, str(support_tool)] + (["--check"] if args.check else [])
+    if subprocess.run(cmd, check=False).returncode != 0:
+        stale.append("docs/support-matrix.md or the roles' meta/main.yml platforms")
     if stale and args.check:
         print(
             "stale generated docs (run `make docs`): " + ", ".join(stale),

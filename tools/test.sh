@@ -3,8 +3,9 @@
 #
 # The same targets as running them one after the other, scheduled so that waiting overlaps:
 #   1. setup (Debian packages, venv, collection tree, offline get-pip), alone;
-#   2. the checks that need no Docker (lint, sanity, units, promtool, build-check, ee), then
-#      sanity and units on the tested minimum ansible-core (.venv-min, built beside lint), then the
+#   2. the checks that need no Docker (lint, sanity, units, promtool, build-check, galaxy-importer,
+#      docs-site, ee), then sanity and units on the tested minimum ansible-core (.venv-min, built
+#      beside lint), then the
 #      simulator tests (once the node images are built) in the foreground, while the builds run
 #      beside them (node images, containerd 2.x and crictl, Kubernetes from their Go modules,
 #      the device plugin and npu-exporter built from Huawei's source, in that order);
@@ -122,7 +123,7 @@ built() {
   [ -f "$LOGS/$1.rc" ] && read -r rc _ <"$LOGS/$1.rc" && [ "$rc" -eq 0 ]
 }
 
-for step in lint sanity units promtool build-check ee; do
+for step in lint sanity units promtool build-check galaxy-importer docs-site ee; do
   run "$step" mk "$step"
 done
 # sanity and units on the tested minimum ansible-core, once its venv is built.

@@ -14,7 +14,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._alert_rules imp
 DOCUMENTATION = r"""
 name: alert_rules
 short_description: A Prometheus rules file with the pending durations (for) of its alerts set
-version_added: 0.2.0
+version_added: 0.1.0
 author: cubestudio maintainers (@cubestudio)
 description:
   - Replaces the value of the C(for:) line of each alert named in O(durations) and leaves every

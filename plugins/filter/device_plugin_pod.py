@@ -14,7 +14,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._doctor import (
 DOCUMENTATION = r"""
 name: device_plugin_pod
 short_description: The Ascend device plugin's pod among the pods of a node
-version_added: 0.2.0
+version_added: 0.1.0
 author: cubestudio maintainers (@cubestudio)
 description:
   - Finds the device plugin's DaemonSets among the cluster's (by their C(name=ascend-device-plugin-ds)

@@ -15,7 +15,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._in_use import (
 DOCUMENTATION = r"""
 name: npu_in_use
 short_description: Whether the NPUs of a node are in use, and by what
-version_added: 0.2.0
+version_added: 0.1.0
 author: cubestudio maintainers (@cubestudio)
 description:
   - The collection's one rule for "the NPUs are in use", the check Huawei's deployer makes

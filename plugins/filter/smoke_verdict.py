@@ -12,7 +12,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._smoke import ve
 DOCUMENTATION = r"""
 name: smoke_verdict
 short_description: The verdict on a pod that asked for one NPU and ran npu-smi info
-version_added: 0.2.0
+version_added: 0.1.0
 author: cubestudio maintainers (@cubestudio)
 description:
   - Reads the pod's phase and container state and what it printed (C(npu-smi info)), and the

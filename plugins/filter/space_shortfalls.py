@@ -12,7 +12,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._space import sh
 DOCUMENTATION = r"""
 name: space_shortfalls
 short_description: The file systems of a node that lack the space a run needs
-version_added: 0.2.0
+version_added: 0.1.0
 author: cubestudio maintainers (@cubestudio)
 description:
   - Adds up what each path needs (the packages copied to the cache, the installed size under the

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: ascend_device_plugin_plan
-short_description: Decide how the Ascend device plugin runs on a node
-version_added: 0.2.0
+short_description: Decide how the Ascend device plugin runs on a node (internal to the roles)
+version_added: 0.1.0
 description:
   - From a node's facts (P(cubestudio.ascend.ascend_facts#module) and
     P(cubestudio.ascend.npu_smi_facts#module)) and the wanted MindCluster release, decides the
@@ -79,6 +79,9 @@ extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts
 notes:
+  - Internal to the roles of cubestudio.ascend, used by the device_plugin role. Its options and
+    results follow what they need and may change in any release; it is documented for them and for
+    debugging, not as an interface.
   - The module runs on the controller (action plugin); it needs no connection to the node.
 """
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: ascend_doctor
-short_description: Name the troubleshooting rows a node's facts show
-version_added: 0.2.0
+short_description: Name the troubleshooting rows a node's facts show (internal to the playbooks)
+version_added: 0.1.0
 description:
   - From the facts of an Ascend node (P(cubestudio.ascend.ascend_facts#module),
     P(cubestudio.ascend.npu_smi_facts#module), P(cubestudio.ascend.ascend_compat#module),
@@ -119,6 +119,9 @@ extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts
 notes:
+  - Internal to the playbooks of cubestudio.ascend, used by C(cubestudio.ascend.doctor). Its options
+    and results follow what they need and may change in any release; it is documented for them and
+    for debugging, not as an interface.
   - The module runs on the controller (action plugin); it needs no connection to the node.
   - Which check finds which row, and the cases tested, are in the collection's C(docs/doctor.md).
 seealso:

@@ -10,14 +10,18 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: ascend_exporter_plan
-short_description: Decide how Huawei's npu-exporter runs on a node
-version_added: 0.2.0
+short_description: Decide how Huawei's npu-exporter runs on a node (internal to the roles)
+version_added: 0.1.0
 description:
   - From the engine the kubelet uses and the wanted MindCluster release, decides the npu-exporter
     image, its C(-containerMode) and socket flags, its mounts and its health endpoint.
   - Runs on the controller and changes nothing; the catalogue of Huawei facts it reads is
     C(data/mindcluster.yml) in the collection.
 author: cubestudio maintainers (@cubestudio)
+notes:
+  - Internal to the roles of cubestudio.ascend, used by the exporter role. Its options and results
+    follow what they need and may change in any release; it is documented for them and for
+    debugging, not as an interface.
 options:
   version:
     description: MindCluster release of npu-exporter (the image tag without C(v)).

@@ -462,7 +462,6 @@ ansible_facts:
             C(/run/cubestudio-ascend/reboot-required), one reason a line; C(/run) is a tmpfs, so a
             reboot clears it).
           type: dict
-          version_added: 0.2.0
           contains:
             pending:
               description: A reboot is pending (the marker exists).

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: ascend_fleet_report
-short_description: Build the fleet report from the node records
-version_added: 0.2.0
+short_description: Build the fleet report from the node records (internal to the playbooks)
+version_added: 0.1.0
 description:
   - From the node records of P(cubestudio.ascend.ascend_node_record#module) of every host, builds
     the fleet report of C(cubestudio.ascend.report) - the versions that differ across the fleet
@@ -44,6 +44,9 @@ extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts
 notes:
+  - Internal to the playbooks of cubestudio.ascend, used by C(cubestudio.ascend.report). Its options
+    and results follow what they need and may change in any release; it is documented for them and
+    for debugging, not as an interface.
   - The module runs on the controller (action plugin); it needs no connection to a node.
   - An empty list, a record without the keys of a node record, or two records of one host fail
     the task with the cause.

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: ascend_hccn_plan
-short_description: Plan the NPU parameter-plane (RoCE) addresses of a fleet
-version_added: 0.3.0
+short_description: Plan the NPU parameter-plane (RoCE) addresses of a fleet (internal to the roles)
+version_added: 0.1.0
 description:
   - From each host's request (its C(hccn_*) variables and the NPU facts of the node) computes
     every RoCE port's address, netmask, gateway and detect address by the product's rule
@@ -27,6 +27,10 @@ description:
   - Runs on the controller and changes nothing; the product facts are C(data/hccn.yml). Needs
     the Python library C(netaddr) on the controller.
 author: cubestudio maintainers (@cubestudio)
+notes:
+  - Internal to the roles of cubestudio.ascend, used by the hccn role. Its options and results
+    follow what they need and may change in any release; it is documented for them and for
+    debugging, not as an interface.
 options:
   host:
     description: The host whose plan is returned (normally C(inventory_hostname)).

@@ -8,8 +8,8 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 ---
 module: ascend_install_options
-short_description: Decide the installer options of an Ascend driver or firmware package run
-version_added: 0.2.0
+short_description: Decide the installer options of an Ascend driver or firmware package run (internal to the roles)
+version_added: 0.1.0
 description:
   - Decides which of C(--install-path=), C(--install-username=), C(--install-usergroup=) and
     C(--install-for-all) a driver or firmware C(.run) package is given, the way Huawei's driver
@@ -23,6 +23,10 @@ description:
   - Reads the node only; changes nothing.
 author:
   - cubestudio maintainers (@cubestudio)
+notes:
+  - Internal to the roles of cubestudio.ascend, used by the npu_driver role. Its options and results
+    follow what they need and may change in any release; it is documented for them and for
+    debugging, not as an interface.
 options:
   component:
     description: The package.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: ascend_layer_record
-short_description: Record on a node what a layer role left there, for a fast re-run
+short_description: Record on a node what a layer role left there, for a fast re-run (internal to the roles)
 version_added: 0.1.0
 description:
   - Writes (O(state=present)) or removes (O(state=absent)) the record of one layer of the
@@ -21,6 +21,11 @@ description:
   - The file is JSON with sorted keys, written atomically with mode C(0644) in a folder of mode
     C(0755); an unchanged record rewrites no byte (no change reported).
 author: cubestudio maintainers (@cubestudio)
+notes:
+  - Internal to the roles of cubestudio.ascend, used by the layer roles (preflight, npu_driver,
+    cann_toolkit, ascend_runtime) for their fast re-run. Its options and results follow what they
+    need and may change in any release; it is documented for them and for debugging, not as an
+    interface.
 options:
   name:
     description: The layer (the role's name, C(npu_driver)).

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: ascend_node_record
-short_description: One structured record of an Ascend node, from its facts
-version_added: 0.2.0
+short_description: One structured record of an Ascend node, from its facts (internal to the playbooks)
+version_added: 0.1.0
 description:
   - From a node's facts (P(cubestudio.ascend.ascend_facts#module),
     P(cubestudio.ascend.npu_smi_facts#module), P(cubestudio.ascend.ascend_compat#module)) and
@@ -63,6 +63,10 @@ extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts
 notes:
+  - Internal to the playbooks of cubestudio.ascend, used by the summary
+    (C(cubestudio.ascend.summary), the end of C(cubestudio.ascend.site)) and
+    C(cubestudio.ascend.report). Its options and results follow what they need and may change in any
+    release; it is documented for them and for debugging, not as an interface.
   - The module runs on the controller (action plugin); it needs no connection to the node.
   - Input that the fact modules never return (no C(pci_npu_count) in O(ascend), a non-dict) fails
     the task with the cause.

@@ -80,7 +80,6 @@ options:
       - Huawei's documented way to remove the driver and the firmware; it needs no package file.
     type: bool
     default: false
-    version_added: 0.2.0
   extra_args:
     description: More arguments, appended as given.
     type: list

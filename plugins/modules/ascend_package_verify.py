@@ -11,7 +11,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: ascend_package_verify
 short_description: Verify a Huawei Ascend package on the controller (sha256 and CMS signature) before it is copied
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Checks one package file on the controller before anything is copied to a node. The sha256 is
     always checked against O(sha256); a package that does not exist or does not match is refused.

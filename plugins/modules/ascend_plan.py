@@ -10,7 +10,7 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: ascend_plan
-short_description: Decide what the node layer changes on an Ascend node
+short_description: Decide what the node layer changes on an Ascend node (internal to the roles)
 version_added: 0.1.0
 description:
   - From a node's P(cubestudio.ascend.ascend_facts#module) and the wanted versions, decides which
@@ -137,6 +137,9 @@ extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts
 notes:
+  - Internal to the roles of cubestudio.ascend, used by the node layer roles and
+    C(cubestudio.ascend.upgrade). Its options and results follow what they need and may change in
+    any release; it is documented for them and for debugging, not as an interface.
   - The module runs on the controller (action plugin); it needs no connection to the node.
   - It decides from the facts only; the refusals (a partial install, NPUs in use, recorded
     install settings) are the roles', with the plan's C(partial) and C(installed) as input.

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: ascend_run_lock
-short_description: Take or release the node's run lock, so that two runs never change one node at once
-version_added: 0.2.0
+short_description: Take or release the node's run lock, so that two runs never change one node at once (internal to the roles)
+version_added: 0.1.0
 description:
   - Two runs of the collection at once on one node (two operators, a scheduled job and a person)
     would run the vendor installers over each other or flash the NPU firmware twice. The roles
@@ -77,6 +77,9 @@ attributes:
     platforms: posix
     support: full
 notes:
+  - Internal to the roles of cubestudio.ascend, used by the npu_driver and cann_toolkit roles. Its
+    options and results follow what they need and may change in any release; it is documented for
+    them and for debugging, not as an interface.
   - The task reports C(changed=false) when it takes or releases the lock, so that a second run
     reports zero changes.
   - Taking over a stale lock is not atomic against a third run taking it over at the same

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: container_image_load
 short_description: Load an image tarball into containerd or Docker when the image is not there, or remove the image
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Loads an image archive (C(docker save) or OCI layout, as MindCluster release zips ship them)
     into containerd's namespace C(k8s.io) with C(ctr images import), or into Docker with

@@ -82,7 +82,6 @@ options:
       - Unset, O(state=absent) removes the runtime's entries only.
       - Nothing is written or removed in check mode.
     type: path
-    version_added: 0.2.0
   validate:
     description:
       - A command that checks the new file before it replaces the old one; C(%s) is replaced by
@@ -177,7 +176,6 @@ restored:
   returned: when O(state=absent) and O(original_record) is set
   type: str
   sample: original
-  version_added: 0.2.0
 backup_file:
   description: Path of the backup copy of the previous file.
   returned: when O(backup=true), the file existed and was changed (not in check mode)

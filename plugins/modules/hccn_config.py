@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: hccn_config
 short_description: Make the NPU parameter-plane (RoCE) ports as planned, with hccn_tool, only where they differ
-version_added: 0.3.0
+version_added: 0.1.0
 description:
   - Reads every planned port back with C(hccn_tool -i N -ip -g), C(-gateway -g), C(-netdetect -g) (and
     C(-mtu -g), and C(-tls -g) where C(/etc/hccn.conf) already records the switch) and runs, one after the

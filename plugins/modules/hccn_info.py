@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: hccn_info
 short_description: Read the NPU parameter-plane ports back and say what is wrong with them
-version_added: 0.3.0
+version_added: 0.1.0
 description:
   - For every planned port reads C(hccn_tool -i N -ip -g), C(-link -g) and C(-net_health -g), and, with
     O(ping), pings another node's NPU address from one port (C(-ping -g address A)).

@@ -43,7 +43,6 @@ options:
       - Runs under coreutils C(timeout), which must be installed.
     type: int
     default: 60
-    version_added: 0.2.0
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.facts_module
