@@ -21,6 +21,10 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._doctor import (
     temperature_threshold,
     validate_rows,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._iommu import (
+    IommuError,
+    validate_rules,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
     PlanError,
     validate_catalogue,
@@ -32,6 +36,7 @@ from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (
 
 DEFAULT_ROWS = os.path.join(DATA_DIR, "troubleshooting.yml")
 DEFAULT_CATALOGUE = os.path.join(DATA_DIR, "catalogue.yml")
+DEFAULT_IOMMU = os.path.join(DATA_DIR, "iommu.yml")
 DEFAULT_RULES = os.path.join(
     os.path.dirname(DATA_DIR), "roles", "exporter", "files", "ascend-npu.rules.yml"
 )
@@ -62,8 +67,11 @@ class ActionModule(ActionBase):
             params["temperature_threshold"] = load_data(
                 rules_file, "exporter rules file", temperature_threshold, DoctorError
             )
+        iommu_rules = load_data(
+            DEFAULT_IOMMU, "IOMMU and SR-IOV rules", validate_rules, IommuError
+        )
         try:
-            findings = diagnose(table, params, catalogue)
+            findings = diagnose(table, params, catalogue, iommu_rules)
         except DoctorError as error:
             raise AnsibleActionFail(str(error)) from None
         # A relative folder is taken from the directory ansible-playbook runs in (the

@@ -20,7 +20,9 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._facts_reuse imp
 )
 
 MODULE = "cubestudio.ascend.ascend_facts"
-OPTIONS = frozenset(("root", "sysfs_root", "state_dir", "install_path", "reuse"))
+OPTIONS = frozenset(
+    ("root", "sysfs_root", "proc_root", "state_dir", "install_path", "reuse")
+)
 
 
 def process_start(pid: int) -> str:

@@ -18,6 +18,12 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._docker_json imp
 from ansible_collections.cubestudio.ascend.plugins.module_utils._docker_json import (
     load as load_daemon_json,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._iommu import (
+    IommuError,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._iommu import (
+    check as iommu_check,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
     expected_davinci_count,
 )
@@ -1006,10 +1012,25 @@ def format_line(finding: dict) -> str:
     )
 
 
-def diagnose(table: dict, params: dict, catalogue: dict) -> list:
+def _check_iommu(out: _Findings, facts: dict, rules) -> None:
+    """T45, T46: the IOMMU kernel parameters and SR-IOV (module_utils/_iommu.py, data/iommu.yml)."""
+    if not rules:
+        return
+    try:
+        found = iommu_check(
+            facts.get("kernel_cmdline"), facts.get("pci_devices"), rules
+        )
+    except IommuError as error:
+        raise DoctorError(str(error)) from None
+    for finding in found:
+        out.add(finding["row"], finding["symptom"], finding["severity"])
+
+
+def diagnose(table: dict, params: dict, catalogue: dict, iommu_rules=None) -> list:
     """The findings for one node (a list of {row, symptom, cause, fix, severity}).
 
-    ``catalogue``: data/catalogue.yml (the chips behind one PCI function, by product)."""
+    ``catalogue``: data/catalogue.yml (the chips behind one PCI function, by product);
+    ``iommu_rules``: data/iommu.yml (validated), None to leave T45/T46 out."""
     facts = params.get("ascend")
     if not isinstance(facts, dict) or "pci_npu_count" not in facts:
         raise DoctorError(
@@ -1026,6 +1047,7 @@ def diagnose(table: dict, params: dict, catalogue: dict) -> list:
         out, facts, params.get("device_files"), params.get("device_group") or ""
     )
     _check_cann(out, facts, params.get("cann_env_file"))
+    _check_iommu(out, facts, iommu_rules)
     _check_runtime(out, facts, params)
     _check_containers(out, params.get("containers"))
     _check_kubernetes(

@@ -19,6 +19,7 @@ from __future__ import annotations
 READ_OPTIONS = {
     "root": "/",
     "sysfs_root": "/sys",
+    "proc_root": "/proc",
     "state_dir": "/var/lib/cubestudio-ascend",
     "install_path": None,
 }

@@ -108,11 +108,16 @@ def _read(path: str) -> str | None:
         return None
 
 
+def _count(text):
+    return int(text) if text and text.isdigit() else None
+
+
 def scan_sysfs(sysfs_root: str = "/sys") -> list:
     """Ascend devices under ``<sysfs_root>/bus/pci/devices``, sorted by bus id.
 
     Each entry: bus_id, vendor_id, device_id, subsystem_vendor_id, subsystem_device_id,
-    class_id, family, chip, model, numa_node (int or None), driver (bound kernel driver or None).
+    class_id, family, chip, model, numa_node (int or None), driver (bound kernel driver or None),
+    sriov_numvfs and sriov_totalvfs (ints; None where the function has no SR-IOV capability).
     A missing directory gives an empty list.
     """
     base = os.path.join(sysfs_root, "bus", "pci", "devices")
@@ -152,6 +157,8 @@ def scan_sysfs(sysfs_root: str = "/sys") -> list:
             if numa and re.fullmatch(r"-?[0-9]+", numa)
             else None,
             "driver": driver,
+            "sriov_numvfs": _count(_read(os.path.join(path, "sriov_numvfs"))),
+            "sriov_totalvfs": _count(_read(os.path.join(path, "sriov_totalvfs"))),
         }
         entry.update(classify(device_id, subsystem_device_id))
         devices.append(entry)

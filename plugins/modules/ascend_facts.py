@@ -36,6 +36,13 @@ options:
         see the collection variable C(ascend_sysfs_root).
     type: path
     default: /sys
+  proc_root:
+    description:
+      - Where procfs is mounted; the kernel command line is read from C(<proc_root>/cmdline).
+      - Independent of O(root). A test hook (a container cannot change C(/proc/cmdline)), see
+        the collection variable C(ascend_proc_root).
+    type: path
+    default: /proc
   state_dir:
     description: Folder of the collection's state on the node, below O(root) (the layer records of RV(ansible_facts.ascend.layers)).
     type: path
@@ -48,7 +55,7 @@ options:
   reuse:
     description:
       - Answer from the facts this same run of C(ansible-playbook) already read with O(reuse=true)
-        and the same O(root), O(sysfs_root), O(state_dir) and O(install_path), without asking
+        and the same O(root), O(sysfs_root), O(proc_root), O(state_dir) and O(install_path), without asking
         the node again. A read without O(reuse) in between (every full run of a layer role reads
         the node at its start and its end) clears that, as do facts of another run (a fact
         cache); then the node is read.
@@ -119,6 +126,10 @@ ansible_facts:
           description: The O(sysfs_root) that was read.
           type: str
           sample: /sys
+        kernel_cmdline:
+          description: The kernel command line (C(<proc_root>/cmdline)), stripped; null when it cannot be read.
+          type: str
+          sample: BOOT_IMAGE=/boot/vmlinuz-6.1.0-28-amd64 root=UUID=0b5f0c3e-8a7e-4c1a-9d1e-2f6b1c1e4a10 ro quiet
         read:
           description:
             - With O(reuse=true), the run and the options of the read, which a later read with
@@ -126,7 +137,7 @@ ansible_facts:
           type: dict
           sample:
             run: "ops-01:81723:5512345"
-            options: {"root": "/", "sysfs_root": "/sys", "state_dir": "/var/lib/cubestudio-ascend", "install_path": null}
+            options: {"root": "/", "sysfs_root": "/sys", "proc_root": "/proc", "state_dir": "/var/lib/cubestudio-ascend", "install_path": null}
         install_path:
           description: Install root used for the driver, CANN and the docker runtime.
           type: str
@@ -169,6 +180,12 @@ ansible_facts:
             driver:
               description: Kernel driver bound to the function, null when none.
               type: str
+            sriov_numvfs:
+              description: SR-IOV virtual functions enabled on the function (C(sriov_numvfs) in sysfs); null when it has no SR-IOV capability.
+              type: int
+            sriov_totalvfs:
+              description: SR-IOV virtual functions the function can have (C(sriov_totalvfs)); null when it has no SR-IOV capability.
+              type: int
             family:
               description: NPU family from the device id (C(310), C(310B), C(310P), C(910), C(910B), C(A3), C(A5)); null for an unknown accelerator.
               type: str
@@ -493,6 +510,7 @@ ansible_facts:
               type: str
 """
 
+import os
 from collections import Counter
 
 from ansible.module_utils.basic import AnsibleModule
@@ -514,11 +532,22 @@ def _most_common(values: list):
     return sorted(counts, key=lambda value: (-counts[value], value))[0]
 
 
+def _cmdline(proc_root: str):
+    try:
+        with open(
+            os.path.join(proc_root, "cmdline"), encoding="utf-8", errors="replace"
+        ) as handle:
+            return handle.read().replace("\x00", " ").strip()
+    except OSError:
+        return None
+
+
 def gather(
     root: str,
     sysfs_root: str,
     install_path: str | None,
     state_dir: str = "/var/lib/cubestudio-ascend",
+    proc_root: str = "/proc",
 ) -> dict:
     """The ``ascend`` fact for the file system below ``root`` and the sysfs at ``sysfs_root``."""
     install_info = files.install_info(root)
@@ -529,6 +558,7 @@ def gather(
     return {
         "root": root,
         "sysfs_root": sysfs_root,
+        "kernel_cmdline": _cmdline(proc_root),
         "install_path": paths["driver"],
         "install_info": install_info,
         "pci_devices": devices,
@@ -556,6 +586,7 @@ def main() -> None:
         argument_spec={
             "root": {"type": "path", "default": "/"},
             "sysfs_root": {"type": "path", "default": "/sys"},
+            "proc_root": {"type": "path", "default": "/proc"},
             "install_path": {"type": "path"},
             "state_dir": {"type": "path", "default": "/var/lib/cubestudio-ascend"},
             # Handled by the action plugin on the controller.
@@ -570,7 +601,11 @@ def main() -> None:
             msg=f"install_path must be absolute (as seen on the node), got {install_path}"
         )
     facts = gather(
-        params["root"], params["sysfs_root"], install_path, params["state_dir"]
+        params["root"],
+        params["sysfs_root"],
+        install_path,
+        params["state_dir"],
+        params["proc_root"],
     )
     module.exit_json(changed=False, ansible_facts={"ascend": facts})
 

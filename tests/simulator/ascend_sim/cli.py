@@ -175,6 +175,30 @@ def cmd_state(args):
     return 0
 
 
+def cmd_kernel(args):
+    if args.action == "set":
+        if args.cmdline is None and args.sriov_numvfs is None:
+            raise hardware.SimError("kernel set needs --cmdline or --sriov-numvfs")
+        state = hardware.kernel_set(
+            cmdline=args.cmdline, numvfs=args.sriov_numvfs, npu=args.npu
+        )
+    elif args.action == "reset":
+        state = hardware.kernel_set(
+            cmdline=hardware.DEFAULT_CMDLINE, numvfs=0, npu=None
+        )
+    else:
+        state = hardware.load_state()
+    print(
+        "cmdline:      %s" % (state.get("kernel_cmdline") or hardware.DEFAULT_CMDLINE)
+    )
+    vfs = state.get("sriov_numvfs") or {}
+    print(
+        "sriov_numvfs: %s"
+        % (", ".join("%s=%d" % kv for kv in sorted(vfs.items())) or "0 on every NPU")
+    )
+    return 0
+
+
 def cmd_boot(_args):
     state = hardware.boot()
     print(
@@ -295,6 +319,26 @@ def parser():
     )
     state.add_argument("--json", action="store_true")
     state.set_defaults(func=cmd_state)
+
+    kernel = sub.add_parser(
+        "kernel",
+        help="set or show the kernel command line and the NPUs' SR-IOV virtual functions",
+    )
+    kernel.add_argument(
+        "action",
+        choices=("set", "show", "reset"),
+        help="reset: the default command line, no virtual functions",
+    )
+    kernel.add_argument(
+        "--cmdline", help="the whole kernel command line (/proc/cmdline)"
+    )
+    kernel.add_argument(
+        "--sriov-numvfs",
+        type=int,
+        help="virtual functions on the NPU functions (0 removes them)",
+    )
+    kernel.add_argument("--npu", type=int, help="one NPU (default: every NPU)")
+    kernel.set_defaults(func=cmd_kernel)
 
     boot = sub.add_parser(
         "boot", help="what a reboot does (device nodes, firmware activation)"

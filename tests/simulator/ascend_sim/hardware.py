@@ -230,6 +230,8 @@ def build_state(model_key, cards, npu_ids=None, sysfs_root="/sys", factory_fw=No
         "board_id": mdl.board_id,
         "mcu": mdl.mcu,
         "sysfs_root": sysfs_root,
+        "proc_root": DEFAULT_PROC_ROOT,
+        "kernel_cmdline": DEFAULT_CMDLINE,
         "firmware_active": factory_fw or DEFAULT_FACTORY_FIRMWARE,
         "pending_reboot": {},
         "npu_smi_version": None,
@@ -245,6 +247,19 @@ def chips(state):
 
 
 # ----------------------------------------------------------------------------- sysfs
+
+
+# The simulated /proc/cmdline lives here (a container cannot change its own /proc/cmdline); the
+# collection reads it through the test hook ascend_proc_root. A plain Debian 12 boot line.
+DEFAULT_PROC_ROOT = "/var/lib/ascend-sim/proc"
+DEFAULT_CMDLINE = (
+    "BOOT_IMAGE=/boot/vmlinuz-6.1.0-28-amd64 "
+    "root=UUID=3e1f6c2a-9b7d-4f0e-8c55-1d2a7b9e0c41 ro quiet"
+)
+# GUESS: how many virtual functions an NPU function offers. Huawei documents that creating vNPUs
+# enables SR-IOV on the chip (MindCluster virtualization rules) but not sriov_totalvfs; 16 is the
+# most vNPUs of one training chip there.
+SRIOV_TOTALVFS = 16
 
 
 OTHER_PCI = (  # ordinary devices, so that `lspci | grep d802 | wc -l` means something
@@ -301,6 +316,52 @@ def write_sysfs(state, root=None):
         ):
             with open(os.path.join(path, name), "w", encoding="ascii") as handle:
                 handle.write(value + "\n")
+        if vendor == catalog.HUAWEI_VENDOR:
+            numvfs = (state.get("sriov_numvfs") or {}).get(address, 0)
+            for name, value in (
+                ("sriov_totalvfs", SRIOV_TOTALVFS),
+                ("sriov_numvfs", numvfs),
+            ):
+                with open(os.path.join(path, name), "w", encoding="ascii") as handle:
+                    handle.write("%d\n" % value)
+    write_proc(state, root)
+
+
+def write_proc(state, root=None):
+    """The simulated /proc/cmdline, at <proc_root>/cmdline (NUL-free, one line, as the kernel's)."""
+    proc = state.get("proc_root") or DEFAULT_PROC_ROOT
+    atomic_write(
+        rooted(root, proc + "/cmdline"),
+        (state.get("kernel_cmdline") or DEFAULT_CMDLINE) + "\n",
+        0o444,
+    )
+
+
+@locked
+def kernel_set(cmdline=None, numvfs=None, npu=None, root=None):
+    """The `kernel` knob: the kernel command line (stands for editing GRUB and rebooting) and
+    the SR-IOV virtual functions of NPU functions (what `echo N > sriov_numvfs`, or creating
+    vNPUs, does); ``npu`` None: every NPU. Returns the state."""
+    state = load_state(root)
+    if cmdline is not None:
+        if not cmdline.strip() or "\n" in cmdline:
+            raise SimError("--cmdline must be one non-empty line")
+        state["kernel_cmdline"] = " ".join(cmdline.split())
+    if numvfs is not None:
+        if numvfs < 0 or numvfs > SRIOV_TOTALVFS:
+            raise SimError("--sriov-numvfs must be between 0 and %d" % SRIOV_TOTALVFS)
+        npus = [n for n in state["npus"] if npu is None or n["id"] == npu]
+        if not npus:
+            raise SimError("no NPU with id %s" % npu)
+        vfs = dict(state.get("sriov_numvfs") or {})
+        for item in npus:
+            for chip in item["chips"]:
+                if chip.get("bus_id"):
+                    vfs[chip["bus_id"].lower()] = numvfs
+        state["sriov_numvfs"] = {k: v for k, v in sorted(vfs.items()) if v}
+    write_sysfs(state, root)
+    save_state(state, root)
+    return state
 
 
 # ----------------------------------------------------------------------------- programs

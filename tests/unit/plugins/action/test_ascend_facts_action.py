@@ -43,6 +43,7 @@ def test_a_read_with_reuse_is_stamped_then_reused(run_action, node):
         "options": {
             "root": "/",
             "sysfs_root": "/sys",
+            "proc_root": "/proc",
             "state_dir": "/var/lib/cubestudio-ascend",
             "install_path": "/usr/local/Ascend",
         },

@@ -23,6 +23,7 @@ def test_defaults_fill_the_options_a_read_was_made_with():
     assert read_options({}) == {
         "root": "/",
         "sysfs_root": "/sys",
+        "proc_root": "/proc",
         "state_dir": "/var/lib/cubestudio-ascend",
         "install_path": None,
     }

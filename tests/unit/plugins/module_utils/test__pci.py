@@ -101,6 +101,8 @@ def test_scan_sysfs(ascend_node):
         "class_id": "0x120000",
         "numa_node": 0,
         "driver": None,
+        "sriov_numvfs": None,
+        "sriov_totalvfs": None,
         "family": "910B",
         "chip": "Ascend 910B",
         "model": "Atlas 800T A2 / Atlas 900 A2 PoD",
@@ -121,7 +123,20 @@ def test_scan_sysfs_unknown_accelerator_and_bound_driver(tmp_path):
     assert device["driver"] == "devdrv_device_driver"
     assert device["subsystem_device_id"] is None
     assert device["numa_node"] is None
+    assert device["sriov_numvfs"] is None
 
 
 def test_scan_sysfs_missing_tree(tmp_path):
     assert scan_sysfs(str(tmp_path / "nothing")) == []
+
+
+def test_scan_sysfs_sriov(tmp_path):
+    base = tmp_path / "bus" / "pci" / "devices" / "0000:c1:00.0"
+    base.mkdir(parents=True)
+    (base / "vendor").write_text("0x19e5\n")
+    (base / "device").write_text("0xd802\n")
+    (base / "class").write_text("0x120000\n")
+    (base / "sriov_totalvfs").write_text("16\n")
+    (base / "sriov_numvfs").write_text("4\n")
+    (device,) = scan_sysfs(str(tmp_path))
+    assert (device["sriov_numvfs"], device["sriov_totalvfs"]) == (4, 16)

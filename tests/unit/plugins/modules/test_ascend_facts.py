@@ -67,6 +67,7 @@ def test_full_node(module_runner, ascend_node):
     assert set(fact) == {
         "root",
         "sysfs_root",
+        "kernel_cmdline",
         "install_path",
         "install_info",
         "pci_devices",
@@ -199,3 +200,16 @@ def test_mixed_families_pick_the_majority():
     assert ascend_facts._most_common(["310P", "910B", "910B", None]) == "910B"
     assert ascend_facts._most_common(["910B", "310P"]) == "310P"
     assert ascend_facts._most_common([None, None]) is None
+
+
+def test_kernel_cmdline_from_proc_root(module_runner, ascend_node, tmp_path):
+    root, sysfs = ascend_node("full")
+    (tmp_path / "cmdline").write_text(
+        "BOOT_IMAGE=/vmlinuz-5.15.0-119-generic root=/dev/sda2 ro intel_iommu=on iommu=pt\n"
+    )
+    fact = facts(module_runner, root, sysfs, proc_root=str(tmp_path))
+    assert fact["kernel_cmdline"] == (
+        "BOOT_IMAGE=/vmlinuz-5.15.0-119-generic root=/dev/sda2 ro intel_iommu=on iommu=pt"
+    )
+    missing = facts(module_runner, root, sysfs, proc_root=str(tmp_path / "none"))
+    assert missing["kernel_cmdline"] is None
