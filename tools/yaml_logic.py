@@ -2,8 +2,9 @@
 """Count the decisions left in task YAML, and hold the line (a ratchet).
 
 Counts, over roles/*/tasks, roles/*/handlers and playbooks (issue 23's measures):
-- set_fact tasks with logic: a value holding a Jinja expression that is more than one variable
-  reference (a filter, a test, `if`, an operator, a statement block);
+- set_fact tasks with logic: a value holding a Jinja expression that is more than variable
+  references joined by `+` and passed through this collection's filters (any other filter, a
+  test, `if`, another operator, a statement block);
 - statement blocks: `{% for %}`, `{% if %}`, `{% set %}` anywhere in a task file;
 - `when:` with three or more conditions (list items, plus `and`/`or` inside each item).
 
@@ -26,6 +27,7 @@ EXPR = re.compile(r"{{(.*?)}}", re.S)
 PLAIN = re.compile(
     r"^\s*[A-Za-z_][A-Za-z0-9_]*(\[['\"]?[A-Za-z0-9_.-]+['\"]?\]|\.[A-Za-z_][A-Za-z0-9_]*)*\s*$"
 )
+OWN_FILTER = re.compile(r"\|\s*cubestudio\.ascend\.[a-z_]+\s*(?=$|\|)")
 BLOCK = re.compile(r"{%-?\s*(for|if|set)\b")
 BOOL = re.compile(r"\b(and|or)\b")
 
@@ -75,12 +77,19 @@ def strings(value):
             yield from strings(item)
 
 
+def plain(expr: str) -> bool:
+    """One variable reference, or references joined by `+` and passed through this
+    collection's own filters (the decision is then in Python)."""
+    parts = OWN_FILTER.sub("", expr).split("+")
+    return all(PLAIN.match(part) for part in parts)
+
+
 def has_logic(value) -> bool:
     for text in strings(value):
         if "{%" in text:
             return True
         for expr in EXPR.findall(text):
-            if not PLAIN.match(expr):
+            if not plain(expr):
                 return True
     return False
 
