@@ -152,22 +152,7 @@ step_venv_min() { build_venv "$VENV_MIN" requirements-min.txt constraints-min.tx
 # The docs site and galaxy-importer in a venv of their own: galaxy-importer pins attrs<24 and
 # flake8<7, which the main toolchain does not share. Same rule as .venv: rebuilt when its pins or
 # the interpreter change.
-step_galaxyvenv() {
-  local venv="$BUILD/venv-galaxy"
-  local stamp="$venv/.cubestudio-stamp"
-  local want
-  PYTHON="$(find_python)"
-  want="$( (cat requirements-galaxy.txt constraints-galaxy.txt; "$PYTHON" --version 2>&1) | sha256sum | cut -c1-12)"
-  if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
-    return 0
-  fi
-  log "creating $venv with $($PYTHON --version)"
-  rm -rf "$venv"
-  "$PYTHON" -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check --upgrade pip
-  "$venv/bin/pip" install -q --disable-pip-version-check -r requirements-galaxy.txt -c constraints-galaxy.txt
-  echo "$want" >"$stamp"
-}
+step_galaxyvenv() { build_venv "$BUILD/venv-galaxy" requirements-galaxy.txt constraints-galaxy.txt; }
 
 step_tree() {
   # ansible-test and the collection loader need the collection at
