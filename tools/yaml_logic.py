@@ -1,4 +1,6 @@
-#!/usr/bin/env python3
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Count the decisions left in task YAML, and hold the line (a ratchet).
 
 Counts, over roles/*/tasks, roles/*/handlers and playbooks (issue 23's measures):
