@@ -23,8 +23,8 @@ description:
   - Reads C(index.json) (OCI layout - the digest containerd keeps for the image) and C(manifest.json)
     (C(docker save) - the config digest, Docker's image ID) of an image tarball on the controller; only
     those two members are read, not the layers.
-  - For M(cubestudio.ascend.container_image_load)'s O(cubestudio.ascend.container_image_load#module:digests):
-    the tarball is copied to a node only when the node's engine lacks the image with one of these digests.
+  - Meant for O(cubestudio.ascend.container_image_load#module:digests) - the tarball is copied to a node only when
+    the node's engine lacks the image with one of these digests.
 options:
   _input:
     description: Path of the tarball on the controller.

@@ -15,8 +15,8 @@ short_description: Decide whether a Kubernetes layer re-applies, waits and runs 
 version_added: 0.9.0
 author: cubestudio maintainers (@cubestudio)
 description:
-  - Compares the desired objects (with their C(cubestudio.ascend/spec-hash), M(cubestudio.ascend.ascend_k8s_read)'s
-    answer and the layer's record on the Node (C(cubestudio.ascend/<layer>-verified)) with the node's state.
+  - Compares the desired objects (with their C(cubestudio.ascend/spec-hash)), the answer of
+    M(cubestudio.ascend.ascend_k8s_read) and the layer's record on the Node (C(cubestudio.ascend/<layer>-verified)) with the node's state.
   - C(skip) is true when every object is as last applied, the node's labels are set, the record was written for
     the same objects, labels and state (chips, health, engine, settings), the DaemonSet is rolled out, the
     layer's pod on the node is ready and (device plugin) allocatable equals the healthy chips.

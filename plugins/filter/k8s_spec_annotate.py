@@ -17,7 +17,7 @@ author: cubestudio maintainers (@cubestudio)
 description:
   - Returns the objects, each with the annotation C(cubestudio.ascend/spec-hash) holding a hash
     of the object as rendered (the annotation itself left out). A live object with the same
-    annotation is as the role last applied it: the Kubernetes layer's record (issue 24) compares
+    annotation is as the role last applied it - the Kubernetes layer's record (issue 24) compares
     it without a server-side diff.
 options:
   _input:

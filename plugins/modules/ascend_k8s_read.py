@@ -13,7 +13,7 @@ description:
   - Reads, with one client of the Python kubernetes library, the Nodes, objects, pods and
     CustomResourceDefinitions the device_plugin and exporter roles need to decide whether a
     re-run has anything to do (the Kubernetes layer's record, issue 24). Run it on the host that
-    talks to the API, once for the play (C(run_once)): it reads every node of the play at once.
+    talks to the API, once for the play (C(run_once)) - it reads every node of the play at once.
   - Each object comes back trimmed to what the decision needs (names, labels, annotations,
     generation, deletionTimestamp and status; a Node without its image list).
   - Reads only. The decision lives in the collection's private C(module_utils._k8s_record).
