@@ -79,7 +79,14 @@ def digest_command(engine: str, image: str, namespace: str) -> list:
     image target (the manifest or index digest of the archive's index.json), Docker's image ID
     (the config digest; the manifest digest with Docker's containerd image store)."""
     if engine == "containerd":
-        return ["ctr", "-n", namespace, "images", "ls", "name==" + full_reference(image)]
+        return [
+            "ctr",
+            "-n",
+            namespace,
+            "images",
+            "ls",
+            "name==" + full_reference(image),
+        ]
     return present_command(engine, image, namespace)
 
 
@@ -91,7 +98,11 @@ def engine_digest(engine: str, image: str, rc: int, stdout: str):
         reference = full_reference(image)
         for line in stdout.splitlines():
             fields = line.split()
-            if len(fields) >= 3 and fields[0] == reference and fields[2].startswith("sha256:"):
+            if (
+                len(fields) >= 3
+                and fields[0] == reference
+                and fields[2].startswith("sha256:")
+            ):
                 return fields[2]
         return None
     text = stdout.strip()

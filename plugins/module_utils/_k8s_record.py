@@ -96,7 +96,9 @@ def ref(obj: dict) -> dict:
     """apiVersion, kind, name and namespace (None for cluster-scoped kinds) of an object."""
     meta = obj.get("metadata") or {}
     if not obj.get("apiVersion") or not obj.get("kind") or not meta.get("name"):
-        raise RecordError("an object needs apiVersion, kind and metadata.name: %r" % obj)
+        raise RecordError(
+            "an object needs apiVersion, kind and metadata.name: %r" % obj
+        )
     namespaced = obj["kind"] not in _CLUSTER_SCOPED
     return {
         "apiVersion": obj["apiVersion"],
@@ -185,9 +187,7 @@ def rolled_out(daemonset: dict | None) -> bool:
 def pod_ready(pods) -> bool:
     """Exactly one pod (not being deleted) on the node, and its containers ready."""
     live = [
-        p
-        for p in pods or []
-        if not (p.get("metadata") or {}).get("deletionTimestamp")
+        p for p in pods or [] if not (p.get("metadata") or {}).get("deletionTimestamp")
     ]
     if len(live) != 1:
         return False
@@ -317,8 +317,9 @@ def decide(params: dict) -> dict:
 def summary(layer: str, decision: dict) -> str:
     """One line for the run's summary: the layer skipped as unchanged, or why it ran."""
     if decision.get("skip"):
-        text = "%s: skipped as unchanged (objects, image, chips and settings as verified)" % (
-            layer
+        text = (
+            "%s: skipped as unchanged (objects, image, chips and settings as verified)"
+            % (layer)
         )
         if decision.get("smoke"):
             text += ", smoke pod run as asked"

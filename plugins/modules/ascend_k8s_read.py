@@ -215,7 +215,9 @@ def main():
             msg="The Kubernetes API refused to read %s: %s %s"
             % (current, exc.status, exc.reason)
         )
-    except Exception as exc:  # connection refused, TLS, DNS: the cluster does not answer
+    except (
+        Exception
+    ) as exc:  # connection refused, TLS, DNS: the cluster does not answer
         module.fail_json(
             msg="The Kubernetes API cannot be reached (reading %s) with the kubeconfig %s: %s"
             % (current, params["kubeconfig"] or "~/.kube/config", exc)

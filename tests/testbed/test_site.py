@@ -204,8 +204,12 @@ def test_a_second_run_and_check_mode_change_nothing_on_any_host(site):
     ), out[-6000:]
 
 
-SMOKE_TASK = "TASK [cubestudio.ascend.device_plugin : Start a pod that asks for one NPU]"
-APPLY_TASK = "TASK [cubestudio.ascend.device_plugin : Apply the device plugin's ServiceAccount"
+SMOKE_TASK = (
+    "TASK [cubestudio.ascend.device_plugin : Start a pod that asks for one NPU]"
+)
+APPLY_TASK = (
+    "TASK [cubestudio.ascend.device_plugin : Apply the device plugin's ServiceAccount"
+)
 EXPORTER_APPLY_TASK = "TASK [cubestudio.ascend.exporter : Apply the exporter's objects]"
 
 
@@ -248,7 +252,10 @@ def test_the_kubernetes_layer_runs_only_when_something_changed(site):
         "label",
         "--tags",
         "device_plugin",
-        device_plugin_node_labels={"accelerate": "ascend", "cubestudio-test": "k8sfast"},
+        device_plugin_node_labels={
+            "accelerate": "ascend",
+            "cubestudio-test": "k8sfast",
+        },
     )
     assert rc == 0, out[-6000:]
     assert "node labels differ: cubestudio-test" in out, out[-6000:]
@@ -262,14 +269,21 @@ def test_the_kubernetes_layer_runs_only_when_something_changed(site):
             "unhealthy",
             "--tags",
             "device_plugin",
-            device_plugin_node_labels={"accelerate": "ascend", "cubestudio-test": "k8sfast"},
+            device_plugin_node_labels={
+                "accelerate": "ascend",
+                "cubestudio-test": "k8sfast",
+            },
         )
         assert rc == 0, out[-6000:]
         assert "healthy changed (8 -> 7)" in out, out[-6000:]
         assert SMOKE_TASK in out
     finally:
-        site.sh("/opt/ascend-sim/bin/ascend-sim fault clear alarm >/dev/null", check=False)
-        site.cluster.kubectl("label", "node", site.node, "cubestudio-test-", check=False)
+        site.sh(
+            "/opt/ascend-sim/bin/ascend-sim fault clear alarm >/dev/null", check=False
+        )
+        site.cluster.kubectl(
+            "label", "node", site.node, "cubestudio-test-", check=False
+        )
 
 
 # The trap: Docker's daemon.json names the Ascend runtime as its default, containerd (the

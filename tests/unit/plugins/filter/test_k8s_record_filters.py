@@ -32,7 +32,9 @@ SERVICE = {
 
 def test_annotate_and_decide_for_a_first_run():
     objects = k8s_spec_annotate([SERVICE, None])
-    assert list(objects[0]["metadata"]["annotations"]) == ["cubestudio.ascend/spec-hash"]
+    assert list(objects[0]["metadata"]["annotations"]) == [
+        "cubestudio.ascend/spec-hash"
+    ]
     answer = {"nodes": {"n1": None}, "objects": {}, "pods": {"n1": []}}
     decision = k8s_layer_decision(answer, "exporter", "n1", objects, {"npus": 8})
     assert decision["skip"] is False and decision["smoke"] is True
@@ -65,7 +67,9 @@ def test_archive_digests_from_a_docker_save_tarball(tmp_path):
         path,
         {
             "index.json": {"manifests": [{"digest": "sha256:7123"}]},
-            "manifest.json": [{"Config": "blobs/sha256/2d57", "RepoTags": ["npu-exporter:v7.3.0"]}],
+            "manifest.json": [
+                {"Config": "blobs/sha256/2d57", "RepoTags": ["npu-exporter:v7.3.0"]}
+            ],
         },
     )
     assert image_archive_digests(str(path)) == ["sha256:7123", "sha256:2d57"]

@@ -115,13 +115,24 @@ MANIFEST = [
 def test_the_engine_digest_of_containerd_and_docker():
     image = "ascend-k8sdeviceplugin:v7.3.0"
     assert digest_command("containerd", image, "k8s.io") == [
-        "ctr", "-n", "k8s.io", "images", "ls", "name==docker.io/library/" + image,
+        "ctr",
+        "-n",
+        "k8s.io",
+        "images",
+        "ls",
+        "name==docker.io/library/" + image,
     ]
-    assert engine_digest("containerd", image, 0, CTR_LS) == INDEX["manifests"][0]["digest"]
+    assert (
+        engine_digest("containerd", image, 0, CTR_LS) == INDEX["manifests"][0]["digest"]
+    )
     header_only = CTR_LS.splitlines()[0] + "\n"
     assert engine_digest("containerd", image, 0, header_only) is None
     assert engine_digest("containerd", image, 1, CTR_LS) is None
-    assert digest_command("docker", image, "k8s.io")[:3] == ["docker", "image", "inspect"]
+    assert digest_command("docker", image, "k8s.io")[:3] == [
+        "docker",
+        "image",
+        "inspect",
+    ]
     assert engine_digest("docker", image, 0, "sha256:2d57\n") == "sha256:2d57"
     assert engine_digest("docker", image, 1, "Error: No such image") is None
 

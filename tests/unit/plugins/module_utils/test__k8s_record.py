@@ -29,7 +29,10 @@ DESIRED = [
     {
         "apiVersion": "apps/v1",
         "kind": "DaemonSet",
-        "metadata": {"name": "ascend-device-plugin-daemonset-910", "namespace": "kube-system"},
+        "metadata": {
+            "name": "ascend-device-plugin-daemonset-910",
+            "namespace": "kube-system",
+        },
         "spec": {
             "selector": {"matchLabels": {"name": "ascend-device-plugin-ds"}},
             "template": {
@@ -88,7 +91,9 @@ def params(**over):
         "metadata": {
             "name": NODE,
             "labels": dict(LABELS, **{"kubernetes.io/os": "linux"}),
-            "annotations": {kr.record_annotation("device_plugin"): json.dumps(first["record"])},
+            "annotations": {
+                kr.record_annotation("device_plugin"): json.dumps(first["record"])
+            },
         },
         "status": {"allocatable": {RESOURCE: "8", "cpu": "2"}},
     }
@@ -96,7 +101,9 @@ def params(**over):
         {
             "kind": "Pod",
             "metadata": {"name": "ascend-device-plugin-daemonset-910-x7"},
-            "status": {"containerStatuses": [{"name": "device-plugin-01", "ready": True}]},
+            "status": {
+                "containerStatuses": [{"name": "device-plugin-01", "ready": True}]
+            },
             "spec": {"nodeName": NODE},
         }
     ]
@@ -231,12 +238,24 @@ def test_paths_plurals_and_refs():
     assert kr.api_path(kr.ref(DESIRED[1])) == (
         "/apis/rbac.authorization.k8s.io/v1/clusterroles/pods-node-ascend-device-plugin-role-910"
     )
-    assert kr.api_path(
-        kr.ref({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "npu-exporter"}})
-    ) == "/api/v1/namespaces/npu-exporter"
-    assert kr.api_path(
-        kr.ref({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}})
-    ) == "/api/v1/namespaces/default/services/s"
+    assert (
+        kr.api_path(
+            kr.ref(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Namespace",
+                    "metadata": {"name": "npu-exporter"},
+                }
+            )
+        )
+        == "/api/v1/namespaces/npu-exporter"
+    )
+    assert (
+        kr.api_path(
+            kr.ref({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}})
+        )
+        == "/api/v1/namespaces/default/services/s"
+    )
     with pytest.raises(kr.RecordError):
         kr.ref({"kind": "Service"})
     with pytest.raises(kr.RecordError):
@@ -254,12 +273,18 @@ def test_trim_drops_the_node_image_list_and_keeps_pod_node():
         "metadata": {"name": "n"},
         "status": {"allocatable": {"cpu": "2"}},
     }
-    pod = {"kind": "Pod", "metadata": {"name": "p"}, "spec": {"nodeName": "n", "containers": [{"image": "i"}]}}
+    pod = {
+        "kind": "Pod",
+        "metadata": {"name": "p"},
+        "spec": {"nodeName": "n", "containers": [{"image": "i"}]},
+    }
     assert kr.trim(pod)["spec"] == {"nodeName": "n", "images": ["i"]}
     assert kr.trim(None) is None
 
 
 def test_a_broken_record_counts_as_none():
     p = params()
-    p["node"]["metadata"]["annotations"][kr.record_annotation("device_plugin")] = "{not json"
+    p["node"]["metadata"]["annotations"][kr.record_annotation("device_plugin")] = (
+        "{not json"
+    )
     assert kr.decide(p)["reasons"] == ["no record of a verified run on the node"]

@@ -11,14 +11,31 @@ from ansible_collections.cubestudio.ascend.plugins.modules import ascend_k8s_rea
 
 NODE = {
     "kind": "Node",
-    "metadata": {"name": "node-1", "labels": {"accelerator": "huawei-Ascend910"}, "uid": "u"},
-    "status": {"allocatable": {"huawei.com/Ascend910": "8"}, "images": [{"names": ["x"]}]},
+    "metadata": {
+        "name": "node-1",
+        "labels": {"accelerator": "huawei-Ascend910"},
+        "uid": "u",
+    },
+    "status": {
+        "allocatable": {"huawei.com/Ascend910": "8"},
+        "images": [{"names": ["x"]}],
+    },
 }
-DS_PATH = "/apis/apps/v1/namespaces/kube-system/daemonsets/ascend-device-plugin-daemonset"
+DS_PATH = (
+    "/apis/apps/v1/namespaces/kube-system/daemonsets/ascend-device-plugin-daemonset"
+)
 PODS = {
     "items": [
-        {"kind": "Pod", "metadata": {"name": "a"}, "spec": {"nodeName": "node-1", "containers": []}},
-        {"kind": "Pod", "metadata": {"name": "b"}, "spec": {"nodeName": "other", "containers": []}},
+        {
+            "kind": "Pod",
+            "metadata": {"name": "a"},
+            "spec": {"nodeName": "node-1", "containers": []},
+        },
+        {
+            "kind": "Pod",
+            "metadata": {"name": "b"},
+            "spec": {"nodeName": "other", "containers": []},
+        },
     ]
 }
 
@@ -56,7 +73,9 @@ def fake_client(monkeypatch):
         "/api/v1/namespaces/kube-system/pods": PODS,
     }
     monkeypatch.setattr(ascend_k8s_read, "HAS_KUBERNETES", True)
-    monkeypatch.setattr(ascend_k8s_read, "ApiException", FakeApiException, raising=False)
+    monkeypatch.setattr(
+        ascend_k8s_read, "ApiException", FakeApiException, raising=False
+    )
     monkeypatch.setattr(ascend_k8s_read, "Reader", FakeReader)
 
 
@@ -67,11 +86,20 @@ ARGS = {
         {
             "apiVersion": "apps/v1",
             "kind": "DaemonSet",
-            "metadata": {"name": "ascend-device-plugin-daemonset", "namespace": "kube-system"},
+            "metadata": {
+                "name": "ascend-device-plugin-daemonset",
+                "namespace": "kube-system",
+            },
         },
-        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": {"name": "r"}},
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRole",
+            "metadata": {"name": "r"},
+        },
     ],
-    "pods": [{"namespace": "kube-system", "label_selector": "name=ascend-device-plugin-ds"}],
+    "pods": [
+        {"namespace": "kube-system", "label_selector": "name=ascend-device-plugin-ds"}
+    ],
     "crds": ["servicemonitors.monitoring.coreos.com"],
 }
 
@@ -80,11 +108,13 @@ def test_everything_in_one_client(module_runner):
     result, _calls = module_runner(ascend_k8s_read.main, dict(ARGS))
     assert "failed" not in result and result["changed"] is False
     assert len(FakeReader.instances) == 1
-    assert result["nodes"]["node-1"]["status"] == {"allocatable": {"huawei.com/Ascend910": "8"}}
-    assert result["nodes"]["node-2"] is None
-    assert result["objects"]["DaemonSet/kube-system/ascend-device-plugin-daemonset"]["metadata"] == {
-        "generation": 3
+    assert result["nodes"]["node-1"]["status"] == {
+        "allocatable": {"huawei.com/Ascend910": "8"}
     }
+    assert result["nodes"]["node-2"] is None
+    assert result["objects"]["DaemonSet/kube-system/ascend-device-plugin-daemonset"][
+        "metadata"
+    ] == {"generation": 3}
     assert result["objects"]["ClusterRole//r"] is None
     assert [p["metadata"]["name"] for p in result["pods"]["node-1"]] == ["a"]
     assert result["pods"]["node-2"] == []
@@ -99,11 +129,16 @@ def test_a_refusal_names_what_was_read(module_runner):
     FakeReader.answers[DS_PATH] = FakeApiException(403)
     result, _calls = module_runner(ascend_k8s_read.main, dict(ARGS))
     assert result["failed"] is True
-    assert "refused to read DaemonSet/kube-system/ascend-device-plugin-daemonset: 403" in result["msg"]
+    assert (
+        "refused to read DaemonSet/kube-system/ascend-device-plugin-daemonset: 403"
+        in result["msg"]
+    )
 
 
 def test_an_unreachable_api_and_bad_input(module_runner):
-    FakeReader.answers["/api/v1/nodes/node-1"] = ConnectionRefusedError("connection refused")
+    FakeReader.answers["/api/v1/nodes/node-1"] = ConnectionRefusedError(
+        "connection refused"
+    )
     result, _calls = module_runner(ascend_k8s_read.main, dict(ARGS))
     assert result["failed"] is True
     assert "cannot be reached (reading Node node-1)" in result["msg"]
@@ -114,7 +149,10 @@ def test_an_unreachable_api_and_bad_input(module_runner):
     result, _calls = module_runner(
         ascend_k8s_read.main, dict(ARGS, objects=[{"kind": "DaemonSet"}])
     )
-    assert result["failed"] is True and "apiVersion, kind and metadata.name" in result["msg"]
+    assert (
+        result["failed"] is True
+        and "apiVersion, kind and metadata.name" in result["msg"]
+    )
 
 
 def test_without_the_kubernetes_library(module_runner, monkeypatch):
