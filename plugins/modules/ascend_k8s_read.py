@@ -59,9 +59,6 @@ attributes:
     support: full
 requirements:
   - The Python kubernetes library on the host that runs the module.
-seealso:
-  - role: cubestudio.ascend.device_plugin
-  - role: cubestudio.ascend.exporter
 author:
   - cubestudio maintainers (@cubestudio)
 """
