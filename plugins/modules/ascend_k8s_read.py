@@ -126,12 +126,33 @@ class Reader:
         self.api = k8s_config.new_client_from_config(config_file=kubeconfig or None)
 
     def get(self, path, query=None):
+        query = list((query or {}).items())
+        headers = {"Accept": "application/json"}
         try:
+            if hasattr(self.api, "param_serialize"):
+                # kubernetes >= 35 (openapi-generator 7): serialize, then call.
+                request = self.api.param_serialize(
+                    "GET",
+                    path,
+                    query_params=query,
+                    header_params=headers,
+                    auth_settings=["BearerToken"],
+                )
+                response = self.api.call_api(*request)
+                status = getattr(response, "status", 200)
+                data = response.read()
+                if status == 404:
+                    return None
+                if status >= 400:
+                    raise ApiException(
+                        status=status, reason=getattr(response, "reason", "")
+                    )
+                return json.loads(data)
             response = self.api.call_api(
                 path,
                 "GET",
-                query_params=list((query or {}).items()),
-                header_params={"Accept": "application/json"},
+                query_params=query,
+                header_params=headers,
                 auth_settings=["BearerToken"],
                 _preload_content=False,
                 _return_http_data_only=True,
