@@ -72,3 +72,64 @@ def remove_command(engine: str, image: str, namespace: str) -> list:
     if engine == "containerd":
         return ["ctr", "-n", namespace, "images", "rm", full_reference(image)]
     return ["docker", "image", "rm", image]
+
+
+def digest_command(engine: str, image: str, namespace: str) -> list:
+    """The command whose output names the digest the engine holds for the image: containerd's
+    image target (the manifest or index digest of the archive's index.json), Docker's image ID
+    (the config digest; the manifest digest with Docker's containerd image store)."""
+    if engine == "containerd":
+        return [
+            "ctr",
+            "-n",
+            namespace,
+            "images",
+            "ls",
+            "name==" + full_reference(image),
+        ]
+    return present_command(engine, image, namespace)
+
+
+def engine_digest(engine: str, image: str, rc: int, stdout: str):
+    """The digest of digest_command's output; None when the engine does not have the image."""
+    if rc != 0:
+        return None
+    if engine == "containerd":
+        reference = full_reference(image)
+        for line in stdout.splitlines():
+            fields = line.split()
+            if (
+                len(fields) >= 3
+                and fields[0] == reference
+                and fields[2].startswith("sha256:")
+            ):
+                return fields[2]
+        return None
+    text = stdout.strip()
+    return text if text.startswith("sha256:") else None
+
+
+def digest_matches(found, wanted) -> bool:
+    """The engine's digest is one of the archive's (any, when the archive named none)."""
+    if found is None:
+        return False
+    return not wanted or found in wanted
+
+
+def archive_digests(index: dict | None, manifest: list | None) -> list:
+    """The digests an image archive names: the targets of its index.json (OCI layout, what
+    containerd keeps as the image's digest) and the config of its manifest.json (docker save,
+    Docker's image ID)."""
+    out = []
+    for entry in (index or {}).get("manifests") or []:
+        digest = entry.get("digest") if isinstance(entry, dict) else None
+        if isinstance(digest, str) and digest.startswith("sha256:"):
+            out.append(digest)
+    for entry in manifest or []:
+        config = entry.get("Config") if isinstance(entry, dict) else None
+        if isinstance(config, str) and config:
+            name = config.rsplit("/", 1)[-1]
+            if name.endswith(".json"):
+                name = name[: -len(".json")]
+            out.append(name if name.startswith("sha256:") else "sha256:" + name)
+    return out

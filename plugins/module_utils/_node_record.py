@@ -34,6 +34,7 @@ ARGUMENT_SPEC = {
     "k8s_error": {"type": "str"},
     "device_plugin_pods": {"type": "list", "elements": "dict", "default": []},
     "smoke_npu_count": {"type": "int"},
+    "layer_results": {"type": "list", "elements": "str", "default": []},
 }
 
 # npu_smi_facts' order of health (module_utils._npu_smi): anything else is worse than Critical.
@@ -188,6 +189,7 @@ def _kubernetes(params: dict, chips: list) -> dict:
         ),
         "device_plugin_image": images[0] if images else None,
         "smoke_npu_count": params.get("smoke_npu_count"),
+        "layers": [str(x) for x in params.get("layer_results") or [] if x],
         "error": _truncate(error, 300) if error and enabled and not node else None,
     }
 
@@ -351,6 +353,9 @@ def summary_lines(record: dict) -> list:
         ),
         _kubernetes_text(record),
     ]
+    lines.extend(
+        "  " + _truncate(text, 300) for text in record["kubernetes"].get("layers") or []
+    )
     if compat:
         lines.extend("  ! " + str(p["message"]) for p in compat["problems"][:4])
     return lines

@@ -59,6 +59,13 @@ options:
   smoke_npu_count:
     description: How many NPUs the device plugin's smoke pod saw (C(device_plugin_smoke_result.npu_count)), when it ran.
     type: int
+  layer_results:
+    description:
+      - What each Kubernetes layer did in this run, one line each (C(device_plugin_layer_result),
+        C(exporter_layer_result)) - applied and verified and why, or skipped as unchanged.
+    type: list
+    elements: str
+    default: []
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts
@@ -212,6 +219,10 @@ record:
         smoke_npu_count:
           description: NPUs the smoke pod saw, when it ran.
           type: int
+        layers:
+          description: What each Kubernetes layer did in this run (O(layer_results)).
+          type: list
+          elements: str
         error:
           description: Why the node could not be read.
           type: str

@@ -36,12 +36,22 @@ options:
     description: containerd namespace (the CRI's is C(k8s.io)).
     type: str
     default: k8s.io
+  digests:
+    description:
+      - Digests the image must have in the engine (P(cubestudio.ascend.image_archive_digests#filter) of the
+        archive) - an image of the same reference with another digest counts as missing and is loaded again.
+        Empty - the reference alone decides.
+    type: list
+    elements: str
+    default: []
+    version_added: 0.9.0
   state:
     description:
       - V(present) loads the archive when the image is not there; V(absent) removes the image
-        when it is there.
+        when it is there; V(query) only reports RV(present) (no archive needed, nothing changes),
+        so that the archive is copied to the node only when the image is missing.
     type: str
-    choices: [present, absent]
+    choices: [present, absent, query]
     default: present
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
@@ -77,6 +87,16 @@ engine:
   returned: success
   type: str
   sample: containerd
+present:
+  description: Whether the engine has the image (with one of O(digests)) - before loading it.
+  returned: success
+  type: bool
+  sample: true
+digest:
+  description: The digest the engine has for the reference (before loading); null when it has none.
+  returned: when O(digests) is given
+  type: str
+  sample: sha256:2d57f535df11af4cd91ac9e92767ad85115e663db526515cb6c349931f155d27
 reference:
   description: The full reference looked for.
   returned: success
@@ -90,6 +110,9 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.cubestudio.ascend.plugins.module_utils._image_load import (
     ImageLoadError,
+    digest_command,
+    digest_matches,
+    engine_digest,
     engine_kind,
     full_reference,
     is_present,
@@ -106,9 +129,10 @@ def main():
             "image": {"type": "str", "required": True},
             "engine": {"type": "str", "required": True},
             "namespace": {"type": "str", "default": "k8s.io"},
+            "digests": {"type": "list", "elements": "str", "default": []},
             "state": {
                 "type": "str",
-                "choices": ["present", "absent"],
+                "choices": ["present", "absent", "query"],
                 "default": "present",
             },
         },
@@ -136,6 +160,21 @@ def main():
         )
         return is_present(engine, rc, out)
 
+    def found_digest():
+        rc, out, _err = module.run_command(
+            digest_command(engine, params["image"], params["namespace"])
+        )
+        return engine_digest(engine, params["image"], rc, out)
+
+    if params["state"] in ("present", "query"):
+        if params["digests"]:
+            result["digest"] = found_digest()
+            result["present"] = digest_matches(result["digest"], params["digests"])
+        else:
+            result["present"] = present()
+        if params["state"] == "query" or result["present"]:
+            module.exit_json(**result)
+
     if params["state"] == "absent":
         if not present():
             module.exit_json(**result)
@@ -153,8 +192,6 @@ def main():
                 **result,
             )
         module.exit_json(**result)
-    if present():
-        module.exit_json(**result)
     if not os.path.isfile(params["path"]):
         module.fail_json(
             msg="the image archive %s is not on the node" % params["path"], **result
@@ -171,7 +208,11 @@ def main():
             % (params["path"], engine, rc, (err or out).strip()),
             **result,
         )
-    if not present():
+    if not (
+        digest_matches(found_digest(), params["digests"])
+        if params["digests"]
+        else present()
+    ):
         module.fail_json(
             msg="%s was loaded into %s but holds no image %s: the archive is of another "
             "release or architecture. Fix: device_plugin_image_archive must be the tarball of "

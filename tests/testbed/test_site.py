@@ -204,6 +204,88 @@ def test_a_second_run_and_check_mode_change_nothing_on_any_host(site):
     ), out[-6000:]
 
 
+SMOKE_TASK = (
+    "TASK [cubestudio.ascend.device_plugin : Start a pod that asks for one NPU]"
+)
+APPLY_TASK = (
+    "TASK [cubestudio.ascend.device_plugin : Apply the device plugin's ServiceAccount"
+)
+EXPORTER_APPLY_TASK = "TASK [cubestudio.ascend.exporter : Apply the exporter's objects]"
+
+
+def test_the_kubernetes_layer_runs_only_when_something_changed(site):
+    """Issue 24: the second run (above) skipped both Kubernetes roles, said so in the summary
+    and ran no smoke pod; device_plugin_smoke=always runs the pod and nothing else; a changed
+    setting, then a chip gone unhealthy (the simulator's alarm knob), make the device plugin
+    apply, wait and run its smoke pod again."""
+    with open(os.path.join(site.dir, "second.log"), encoding="utf-8") as handle:
+        second = handle.read()
+    for layer in ("device_plugin", "exporter"):
+        assert "%s: skipped as unchanged" % layer in second, second[-6000:]
+    for task in (SMOKE_TASK, APPLY_TASK, EXPORTER_APPLY_TASK):
+        assert task not in second, task
+    # The record of the verified run is on the Node, beside the objects' hashes.
+    node = site.cluster.get("node", site.node)
+    record = json.loads(
+        node["metadata"]["annotations"]["cubestudio.ascend/device-plugin-verified"]
+    )
+    assert record["state"]["healthy"] == CARDS, record
+    hashes = [
+        d["metadata"].get("annotations", {}).get("cubestudio.ascend/spec-hash")
+        for d in site.cluster.get("daemonsets", "-A")["items"]
+        if d["metadata"]["name"].startswith(("ascend-device-plugin", "npu-exporter"))
+    ]
+    assert len(hashes) == 2 and all(hashes), hashes
+
+    # Asked for: the smoke pod runs, the layer is still skipped, nothing changes.
+    rc, out = site.run(
+        "smoke-always", "--tags", "device_plugin", device_plugin_smoke="always"
+    )
+    assert rc == 0, out[-6000:]
+    assert SMOKE_TASK in out and APPLY_TASK not in out
+    assert "device_plugin: skipped as unchanged" in out
+    assert "smoke pod run as asked" in out
+    assert ansible_run.recap(out, site.node)["changed"] == 0, out[-4000:]
+
+    # A changed setting: one more node label.
+    rc, out = site.run(
+        "label",
+        "--tags",
+        "device_plugin",
+        device_plugin_node_labels={
+            "accelerate": "ascend",
+            "cubestudio-test": "k8sfast",
+        },
+    )
+    assert rc == 0, out[-6000:]
+    assert "node labels differ: cubestudio-test" in out, out[-6000:]
+    assert SMOKE_TASK in out
+    assert ansible_run.task_status(out, "The pod saw exactly one NPU") == "ok"
+
+    # A chip gone unhealthy: allocatable follows and the layer verifies again.
+    site.sh("/opt/ascend-sim/bin/ascend-sim fault set alarm --npu 3 >/dev/null")
+    try:
+        rc, out = site.run(
+            "unhealthy",
+            "--tags",
+            "device_plugin",
+            device_plugin_node_labels={
+                "accelerate": "ascend",
+                "cubestudio-test": "k8sfast",
+            },
+        )
+        assert rc == 0, out[-6000:]
+        assert "healthy changed (8 -> 7)" in out, out[-6000:]
+        assert SMOKE_TASK in out
+    finally:
+        site.sh(
+            "/opt/ascend-sim/bin/ascend-sim fault clear alarm >/dev/null", check=False
+        )
+        site.cluster.kubectl(
+            "label", "node", site.node, "cubestudio-test-", check=False
+        )
+
+
 # The trap: Docker's daemon.json names the Ascend runtime as its default, containerd (the
 # kubelet's engine) has it registered but runs runc by default, as before the role ran.
 UNWIRE = r"""

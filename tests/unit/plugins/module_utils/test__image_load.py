@@ -9,6 +9,10 @@ import pytest
 
 from ansible_collections.cubestudio.ascend.plugins.module_utils._image_load import (
     ImageLoadError,
+    archive_digests,
+    digest_command,
+    digest_matches,
+    engine_digest,
     engine_kind,
     full_reference,
     is_present,
@@ -80,3 +84,69 @@ def test_remove_command_names_the_image_as_the_engine_stores_it():
         "ctr", "-n", "k8s.io", "images", "rm", "docker.io/library/a:1",
     ]  # fmt: skip
     assert remove_command("docker", "a:1", "k8s.io") == ["docker", "image", "rm", "a:1"]
+
+
+# ctr -n k8s.io images ls name==... on a bed node (containerd 1.6.20), and the device plugin's
+# tarball of .build/images/mindcluster (docker save of Docker 27: OCI layout and manifest.json).
+CTR_LS = (
+    "REF                                              TYPE                                       "
+    "DIGEST                                                                  SIZE     PLATFORMS   LABELS\n"
+    "docker.io/library/ascend-k8sdeviceplugin:v7.3.0  application/vnd.oci.image.manifest.v1+json "
+    "sha256:6bc88e395bcbc73d85cc99e62d77dca7abd8a14d2843da650f386414acbd2cc6 48.7 MiB linux/amd64 "
+    "io.cri-containerd.image=managed\n"
+)
+INDEX = {
+    "manifests": [
+        {
+            "digest": "sha256:6bc88e395bcbc73d85cc99e62d77dca7abd8a14d2843da650f386414acbd2cc6",
+            "mediaType": "application/vnd.oci.image.manifest.v1+json",
+        }
+    ],
+    "schemaVersion": 2,
+}
+MANIFEST = [
+    {
+        "Config": "blobs/sha256/2d57f535df11af4cd91ac9e92767ad85115e663db526515cb6c349931f155d27",
+        "RepoTags": ["ascend-k8sdeviceplugin:v7.3.0"],
+    }
+]
+
+
+def test_the_engine_digest_of_containerd_and_docker():
+    image = "ascend-k8sdeviceplugin:v7.3.0"
+    assert digest_command("containerd", image, "k8s.io") == [
+        "ctr",
+        "-n",
+        "k8s.io",
+        "images",
+        "ls",
+        "name==docker.io/library/" + image,
+    ]
+    assert (
+        engine_digest("containerd", image, 0, CTR_LS) == INDEX["manifests"][0]["digest"]
+    )
+    header_only = CTR_LS.splitlines()[0] + "\n"
+    assert engine_digest("containerd", image, 0, header_only) is None
+    assert engine_digest("containerd", image, 1, CTR_LS) is None
+    assert digest_command("docker", image, "k8s.io")[:3] == [
+        "docker",
+        "image",
+        "inspect",
+    ]
+    assert engine_digest("docker", image, 0, "sha256:2d57\n") == "sha256:2d57"
+    assert engine_digest("docker", image, 1, "Error: No such image") is None
+
+
+def test_the_archive_digests_and_the_match():
+    digests = archive_digests(INDEX, MANIFEST)
+    assert digests == [
+        INDEX["manifests"][0]["digest"],
+        "sha256:2d57f535df11af4cd91ac9e92767ad85115e663db526515cb6c349931f155d27",
+    ]
+    # docker save before Docker 25: no index.json, Config is <hex>.json.
+    assert archive_digests(None, [{"Config": "abc123.json"}]) == ["sha256:abc123"]
+    assert archive_digests(None, None) == []
+    assert digest_matches(INDEX["manifests"][0]["digest"], digests)
+    assert not digest_matches("sha256:other", digests)
+    assert not digest_matches(None, digests)
+    assert digest_matches("sha256:any", [])

@@ -215,6 +215,25 @@ def test_kubernetes_allocatable_against_the_healthy_chips(ascend_node):
     )
 
 
+def test_the_kubernetes_layers_say_what_they_did(ascend_node):
+    lines = [
+        "device_plugin: skipped as unchanged (objects, image, chips and settings as verified)",
+        "",
+        "exporter: applied and verified (no record of a verified run on the node)",
+    ]
+    ascend = fact(ascend_node)
+    record = build(
+        ascend,
+        npu_smi=SMI_910B3,
+        kubernetes=True,
+        k8s_node=k8s_node(),
+        layer_results=lines,
+    )
+    assert record["kubernetes"]["layers"] == [lines[0], lines[2]]
+    assert record["summary"][4:6] == ["  " + lines[0], "  " + lines[2]]
+    assert build(ascend, npu_smi=SMI_910B3)["kubernetes"]["layers"] == []
+
+
 def test_kubernetes_node_not_registered(ascend_node):
     ascend = fact(ascend_node)
     record = build(

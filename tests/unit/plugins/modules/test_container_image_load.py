@@ -177,3 +177,33 @@ def test_present_needs_the_archive(module_runner, tmp_path):
     )
     assert result["failed"] is True and "path" in result["msg"]
     assert calls == []
+
+
+CTR_LS = (
+    "REF TYPE DIGEST SIZE PLATFORMS LABELS\n"
+    + REF
+    + " application/vnd.oci.image.manifest.v1+json sha256:6bc8 48.7 MiB linux/amd64 -\n"
+)
+
+
+def test_query_reports_presence_by_digest_and_needs_no_archive(module_runner, tmp_path):
+    a = args(tmp_path, state="query", digests=["sha256:6bc8"])
+    del a["path"]
+    result, calls = module_runner(container_image_load.main, a, [(0, CTR_LS, "")])
+    assert result["changed"] is False and result["present"] is True
+    assert result["digest"] == "sha256:6bc8"
+    assert calls == [["ctr", "-n", "k8s.io", "images", "ls", "name==" + REF]]
+    a["digests"] = ["sha256:other"]
+    result, calls = module_runner(container_image_load.main, a, [(0, CTR_LS, "")])
+    assert result["changed"] is False and result["present"] is False
+
+
+def test_same_reference_other_digest_is_loaded_again(module_runner, tmp_path):
+    loaded = CTR_LS.replace("sha256:6bc8", "sha256:new1")
+    result, calls = module_runner(
+        container_image_load.main,
+        args(tmp_path, digests=["sha256:new1"]),
+        [(0, CTR_LS, ""), (0, "unpacking ...", ""), (0, loaded, "")],
+    )
+    assert result["changed"] is True and "failed" not in result
+    assert calls[1][:5] == ["ctr", "-n", "k8s.io", "images", "import"]
