@@ -5,8 +5,9 @@
 
 Counts, over roles/*/tasks, roles/*/handlers and playbooks (issue 23's measures):
 - set_fact tasks with logic: a value holding a Jinja expression that is more than variable
-  references joined by `+` and passed through this collection's filters (any other filter, a
-  test, `if`, another operator, a statement block);
+  references (or renderings of the role's templates, `lookup`/`query('ansible.builtin.template',
+  ...)`) joined by `+` and passed through this collection's filters (any other filter, a test,
+  `if`, another operator, a statement block);
 - statement blocks: `{% for %}`, `{% if %}`, `{% set %}` anywhere in a task file;
 - `when:` with three or more conditions (list items, plus `and`/`or` inside each item).
 
@@ -29,7 +30,11 @@ EXPR = re.compile(r"{{(.*?)}}", re.S)
 PLAIN = re.compile(
     r"^\s*[A-Za-z_][A-Za-z0-9_]*(\[['\"]?[A-Za-z0-9_.-]+['\"]?\]|\.[A-Za-z_][A-Za-z0-9_]*)*\s*$"
 )
-OWN_FILTER = re.compile(r"\|\s*cubestudio\.ascend\.[a-z_]+\s*(?=$|\|)")
+# Rendering one of the role's templates formats (the template decides nothing: see its header).
+TEMPLATE = re.compile(
+    r"^\s*(lookup|query)\(\s*'ansible\.builtin\.template'\s*,[^()]*\)\s*$"
+)
+OWN_FILTER = re.compile(r"\|\s*cubestudio\.ascend\.[a-z0-9_]+\s*(?=$|\|)")
 BLOCK = re.compile(r"{%-?\s*(for|if|set)\b")
 BOOL = re.compile(r"\b(and|or)\b")
 
@@ -83,7 +88,7 @@ def plain(expr: str) -> bool:
     """One variable reference, or references joined by `+` and passed through this
     collection's own filters (the decision is then in Python)."""
     parts = OWN_FILTER.sub("", expr).split("+")
-    return all(PLAIN.match(part) for part in parts)
+    return all(PLAIN.match(part) or TEMPLATE.match(part) for part in parts)
 
 
 def has_logic(value) -> bool:

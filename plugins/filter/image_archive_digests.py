@@ -17,7 +17,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._image_load impo
 DOCUMENTATION = r"""
 name: image_archive_digests
 short_description: The digests an image tarball names (index.json targets, manifest.json config)
-version_added: 0.9.0
+version_added: 0.2.0
 author: cubestudio maintainers (@cubestudio)
 description:
   - Reads C(index.json) (OCI layout - the digest containerd keeps for the image) and C(manifest.json)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import yaml
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.cubestudio.ascend.plugins.module_utils import _k8s_record
@@ -12,7 +13,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils import _k8s_reco
 DOCUMENTATION = r"""
 name: k8s_spec_annotate
 short_description: Add the hash of each Kubernetes object's desired form as an annotation
-version_added: 0.9.0
+version_added: 0.2.0
 author: cubestudio maintainers (@cubestudio)
 description:
   - Returns the objects, each with the annotation C(cubestudio.ascend/spec-hash) holding a hash
@@ -21,9 +22,10 @@ description:
     it without a server-side diff.
 options:
   _input:
-    description: The objects (a rendered manifest, C(from_yaml_all | list)); empty documents are dropped.
-    type: list
-    elements: dict
+    description:
+      - The objects - a list of objects (C(from_yaml_all | list)), or rendered manifests as text (one multi-document
+        YAML string, or a list of them, e.g. from C(query('ansible.builtin.template', ...))); empty documents are dropped.
+    type: raw
     required: true
 """
 
@@ -33,6 +35,10 @@ EXAMPLES = r"""
     state: present
     apply: true
     definition: "{{ lookup('ansible.builtin.template', 'app.yaml.j2') | ansible.builtin.from_yaml_all | list | cubestudio.ascend.k8s_spec_annotate }}"
+
+- name: The same from two templates, as text
+  ansible.builtin.set_fact:
+    objects: "{{ query('ansible.builtin.template', 'app.yaml.j2', 'service.yaml.j2') | cubestudio.ascend.k8s_spec_annotate }}"
 """
 
 RETURN = r"""
@@ -43,10 +49,24 @@ _value:
 """
 
 
+def _objects(value) -> list:
+    """Objects from a list of objects and/or rendered manifests (multi-document YAML text)."""
+    items = [value] if isinstance(value, str) else list(value or [])
+    out = []
+    for item in items:
+        if isinstance(item, str):
+            out.extend(yaml.safe_load_all(item))
+        else:
+            out.append(item)
+    return out
+
+
 def k8s_spec_annotate(objects):
     """The objects with their spec hash; AnsibleFilterError on input that is no object list."""
     try:
-        return _k8s_record.annotate(list(objects or []))
+        return _k8s_record.annotate(_objects(objects))
+    except yaml.YAMLError as exc:
+        raise AnsibleFilterError("k8s_spec_annotate: a manifest is not YAML: %s" % exc) from exc
     except (_k8s_record.RecordError, TypeError) as exc:
         raise AnsibleFilterError("k8s_spec_annotate: %s" % exc) from exc
 

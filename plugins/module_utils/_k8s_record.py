@@ -328,3 +328,67 @@ def summary(layer: str, decision: dict) -> str:
         layer,
         "; ".join(decision.get("reasons") or []) or "first run",
     )
+
+
+def force_reason(layer: str, fast_rerun: bool, run_tags, verify_tags) -> str:
+    """Why the layer runs in full whatever its record says ('' when nothing forces it): the fast
+    re-run switched off, or a verify tag asked for on the command line (--tags verify)."""
+    if not fast_rerun:
+        return "%s_fast_rerun is false" % layer
+    asked = [tag for tag in (verify_tags or []) if tag in (run_tags or [])]
+    if asked:
+        return "asked to verify (--tags %s)" % ",".join(asked)
+    return ""
+
+
+DECIDE_ARGUMENT_SPEC = {
+    "layer": {"type": "str", "required": True, "choices": ["device_plugin", "exporter"]},
+    "node_name": {"type": "str", "required": True},
+    "cluster": {"type": "dict", "required": True},
+    "objects": {"type": "list", "elements": "dict", "required": True},
+    "state": {"type": "dict", "default": {}},
+    "labels": {"type": "dict", "default": {}},
+    "resource": {"type": "str"},
+    "expected_allocatable": {"type": "int"},
+    "smoke": {"type": "str", "default": "changed", "choices": list(SMOKE_CHOICES)},
+    "smoke_test": {"type": "bool", "default": True},
+    "fast_rerun": {"type": "bool", "default": True},
+    "run_tags": {"type": "list", "elements": "str", "default": []},
+    "verify_tags": {"type": "list", "elements": "str", "default": []},
+}
+
+
+def decide_layer(params: dict) -> dict:
+    """decide() for one node from ascend_k8s_read's answer, with the summary line, the record's
+    annotation and the Node in k8s_info's shape ({'resources': [node]}, empty when the node is
+    not registered)."""
+    answer = params.get("cluster")
+    if not isinstance(answer, dict) or "nodes" not in answer:
+        raise RecordError("cluster must be the answer of ascend_k8s_read (nodes, objects, pods)")
+    layer = params["layer"]
+    node_name = params["node_name"]
+    node = (answer.get("nodes") or {}).get(node_name)
+    decision = decide(
+        {
+            "layer": layer,
+            "desired": list(params.get("objects") or []),
+            "live": answer.get("objects") or {},
+            "node": node,
+            "pods": (answer.get("pods") or {}).get(node_name) or [],
+            "labels": dict(params.get("labels") or {}),
+            "state": dict(params.get("state") or {}),
+            "resource": params.get("resource"),
+            "expected_allocatable": params.get("expected_allocatable"),
+            "smoke": params.get("smoke") if params.get("smoke_test", True) else "never",
+            "force": force_reason(
+                layer,
+                params.get("fast_rerun", True),
+                params.get("run_tags"),
+                params.get("verify_tags"),
+            ),
+        }
+    )
+    decision["summary"] = summary(layer, decision)
+    decision["annotation"] = record_annotation(layer)
+    decision["node"] = {"resources": [node] if node else []}
+    return decision

@@ -321,8 +321,49 @@ EXPORTER_ARGUMENT_SPEC = {
     "image_pull_policy": {"type": "str", "default": ""},
     "port": {"type": "int", "default": 8082},
     "update_time": {"type": "int", "default": 5},
+    "node_name": {"type": "str", "default": ""},
+    "cluster": {"type": "dict"},
+    "prometheus_operator": {"type": "str", "default": "auto"},
+    "grafana_dashboard": {"type": "bool", "default": True},
     "catalogue_file": {"type": "path"},
 }
+
+EXPORTER_MANIFESTS = ("npu-exporter.yaml.j2", "monitoring.yaml.j2", "dashboard.yaml.j2")
+OPERATOR_CRDS = (
+    "servicemonitors.monitoring.coreos.com",
+    "prometheusrules.monitoring.coreos.com",
+)
+
+
+def exporter_objects(params: dict) -> dict:
+    """What the exporter puts on the cluster, from the settings and (when given) the one read of
+    the cluster (ascend_k8s_read's answer): the Node in k8s_info's shape, whether the Prometheus
+    operator's ServiceMonitor and PrometheusRule go with it (asked for, or - auto - both of the
+    operator's CRDs exist), and the role's templates to apply."""
+    wanted = str(params.get("prometheus_operator", "auto")).strip().lower()
+    if wanted not in ("auto", "true", "yes", "false", "no"):
+        raise PlanError(
+            "exporter_prometheus_operator is %r; it is auto, true or false"
+            % params.get("prometheus_operator")
+        )
+    cluster = params.get("cluster") or {}
+    node = (cluster.get("nodes") or {}).get(params.get("node_name") or "")
+    crds = cluster.get("crds") or {}
+    operator = wanted in ("true", "yes") or (
+        wanted == "auto" and all(crds.get(name) for name in OPERATOR_CRDS)
+    )
+    manifests = [EXPORTER_MANIFESTS[0]]
+    if operator:
+        manifests.append(EXPORTER_MANIFESTS[1])
+    if params.get("grafana_dashboard", True):
+        manifests.append(EXPORTER_MANIFESTS[2])
+    return {
+        "node_name": params.get("node_name") or "",
+        "node": {"resources": [node] if node else []},
+        "operator_crds": list(OPERATOR_CRDS) if wanted == "auto" else [],
+        "operator": operator,
+        "manifests": manifests,
+    }
 
 
 def exporter_plan(catalogue: dict, params: dict) -> dict:
@@ -332,9 +373,18 @@ def exporter_plan(catalogue: dict, params: dict) -> dict:
         raise PlanError("the MindCluster catalogue has no 'exporter'")
     # auto: the engine the kubelet uses (the Node's containerRuntimeVersion), containerd
     # when there is no Node to ask (render mode): Kubernetes' default since 1.24.
+    objects = exporter_objects(params)
     text = (params.get("engine") or "auto").strip().lower()
     if text == "auto":
-        text = (params.get("node_runtime") or "containerd").strip().lower()
+        live = objects["node"]["resources"]
+        runtime = params.get("node_runtime") or (
+            ((live[0].get("status") or {}).get("nodeInfo") or {}).get(
+                "containerRuntimeVersion"
+            )
+            if live
+            else ""
+        )
+        text = (runtime or "containerd").strip().lower()
     engine = text.split("://", 1)[0]
     if engine not in spec["engines"]:
         raise PlanError(
@@ -391,4 +441,5 @@ def exporter_plan(catalogue: dict, params: dict) -> dict:
         + [list(v) for v in spec["engines"][engine]["volumes"]],
         "resources": spec["resources"],
         "node_selector": dict(catalogue["worker_labels"]),
+        **objects,
     }

@@ -53,6 +53,23 @@ options:
     description: Seconds between two reads of the NPUs (C(-updateTime), 1 to 60).
     type: int
     default: 5
+  node_name:
+    description: The node's name in Kubernetes.
+    type: str
+    default: ""
+  cluster:
+    description:
+      - The answer of P(cubestudio.ascend.ascend_k8s_read#module) (C(nodes), C(crds)). Gives the Node (its engine for
+        O(engine=auto) when O(node_runtime) is empty) and whether the Prometheus operator's CRDs exist.
+    type: dict
+  prometheus_operator:
+    description: Add the ServiceMonitor and PrometheusRule - V(true), V(false), or V(auto) (when both of the operator's CRDs exist in O(cluster)).
+    type: str
+    default: auto
+  grafana_dashboard:
+    description: Add the Grafana dashboard ConfigMap.
+    type: bool
+    default: true
   catalogue_file:
     description: A site copy of C(data/mindcluster.yml) (same structure).
     type: path
@@ -92,4 +109,22 @@ plan:
       description: Host paths of the DaemonSet, each C([name, container path, node path, read-only, hostPath type]).
       type: list
       elements: list
+    node_name:
+      description: O(node_name).
+      type: str
+    node:
+      description: The Node from O(cluster) in the shape of M(kubernetes.core.k8s_info) (C(resources), empty when absent).
+      type: dict
+    operator:
+      description: The ServiceMonitor and PrometheusRule go with the exporter.
+      type: bool
+    operator_crds:
+      description: The CRDs to look for (O(prometheus_operator=auto)), else empty.
+      type: list
+      elements: str
+    manifests:
+      description: The role's templates to apply, in order.
+      type: list
+      elements: str
+      sample: [npu-exporter.yaml.j2, dashboard.yaml.j2]
 """

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 module: ascend_k8s_read
 short_description: Read what the Kubernetes layer needs from the API in one call, with one client
-version_added: 0.9.0
+version_added: 0.2.0
 description:
   - Reads, with one client of the Python kubernetes library, the Nodes, objects, pods and
     CustomResourceDefinitions the device_plugin and exporter roles need to decide whether a

@@ -43,7 +43,7 @@ def load_data(path: str, what: str, validate, errors) -> dict:
 
 class ControllerAction(ActionBase):
     """An action that runs on the controller only: validate the arguments, compute a value from
-    them, return it under RESULT and as the fact FACT. Subclasses set ARGUMENT_SPEC, ERRORS
+    them, return it under RESULT and as the fact FACT (none when FACT is empty). Subclasses set ARGUMENT_SPEC, ERRORS
     (the exceptions that are bad input) and compute(params)."""
 
     TRANSFERS_FILES = False
@@ -67,7 +67,8 @@ class ControllerAction(ActionBase):
             raise AnsibleActionFail(str(error)) from None
         result["changed"] = False
         result[self.RESULT] = value
-        result["ansible_facts"] = {self.FACT: value}
+        if self.FACT:
+            result["ansible_facts"] = {self.FACT: value}
         return result
 
 

@@ -263,6 +263,43 @@ def test_flag_names():
     ]
 
 
+def test_exporter_objects_follow_the_operator_s_crds_and_the_node():
+    node = {
+        "metadata": {"name": "n1"},
+        "status": {"nodeInfo": {"containerRuntimeVersion": "docker://27.5.1"}},
+    }
+    both = {
+        "servicemonitors.monitoring.coreos.com": {"metadata": {}},
+        "prometheusrules.monitoring.coreos.com": {"metadata": {}},
+    }
+    # Before the read: the CRDs to look for, no Node, the operator's objects not (yet) wanted.
+    first = exporter(node_runtime="", node_name="n1")
+    assert first["operator_crds"] == [
+        "servicemonitors.monitoring.coreos.com",
+        "prometheusrules.monitoring.coreos.com",
+    ]
+    assert first["node"] == {"resources": []} and first["operator"] is False
+    assert first["manifests"] == ["npu-exporter.yaml.j2", "dashboard.yaml.j2"]
+    # After the read: the Node's engine (no node_runtime given), the operator's objects when
+    # both CRDs exist.
+    cluster = {"nodes": {"n1": node}, "crds": both}
+    p = exporter(node_runtime="", node_name="n1", cluster=cluster)
+    assert p["engine"] == "docker" and p["node"] == {"resources": [node]}
+    assert p["operator"] is True
+    assert p["manifests"] == [
+        "npu-exporter.yaml.j2",
+        "monitoring.yaml.j2",
+        "dashboard.yaml.j2",
+    ]
+    one = dict(both)
+    one["prometheusrules.monitoring.coreos.com"] = None
+    assert exporter(node_name="n1", cluster={"nodes": {}, "crds": one})["operator"] is False
+    asked = exporter(prometheus_operator="true", grafana_dashboard=False)
+    assert asked["operator"] is True and asked["operator_crds"] == []
+    assert asked["manifests"] == ["npu-exporter.yaml.j2", "monitoring.yaml.j2"]
+    assert exporter(prometheus_operator="False", cluster=cluster)["operator"] is False
+
+
 @pytest.mark.parametrize(
     ("kw", "message"),
     [
@@ -270,6 +307,7 @@ def test_flag_names():
         ({"port": 80}, "exporter_port 80 is outside 1025-40000"),
         ({"update_time": 0}, "exporter_update_time 0 is outside 1-60"),
         ({"version": "main"}, "exporter_version 'main' is not a MindCluster version"),
+        ({"prometheus_operator": "maybe"}, "exporter_prometheus_operator is 'maybe'"),
     ],
 )
 def test_exporter_bad_input_names_the_cause(kw, message):
