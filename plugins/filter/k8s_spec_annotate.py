@@ -66,7 +66,9 @@ def k8s_spec_annotate(objects):
     try:
         return _k8s_record.annotate(_objects(objects))
     except yaml.YAMLError as exc:
-        raise AnsibleFilterError("k8s_spec_annotate: a manifest is not YAML: %s" % exc) from exc
+        raise AnsibleFilterError(
+            "k8s_spec_annotate: a manifest is not YAML: %s" % exc
+        ) from exc
     except (_k8s_record.RecordError, TypeError) as exc:
         raise AnsibleFilterError("k8s_spec_annotate: %s" % exc) from exc
 

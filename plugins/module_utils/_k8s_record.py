@@ -342,7 +342,11 @@ def force_reason(layer: str, fast_rerun: bool, run_tags, verify_tags) -> str:
 
 
 DECIDE_ARGUMENT_SPEC = {
-    "layer": {"type": "str", "required": True, "choices": ["device_plugin", "exporter"]},
+    "layer": {
+        "type": "str",
+        "required": True,
+        "choices": ["device_plugin", "exporter"],
+    },
     "node_name": {"type": "str", "required": True},
     "cluster": {"type": "dict", "required": True},
     "objects": {"type": "list", "elements": "dict", "required": True},
@@ -364,7 +368,9 @@ def decide_layer(params: dict) -> dict:
     not registered)."""
     answer = params.get("cluster")
     if not isinstance(answer, dict) or "nodes" not in answer:
-        raise RecordError("cluster must be the answer of ascend_k8s_read (nodes, objects, pods)")
+        raise RecordError(
+            "cluster must be the answer of ascend_k8s_read (nodes, objects, pods)"
+        )
     layer = params["layer"]
     node_name = params["node_name"]
     node = (answer.get("nodes") or {}).get(node_name)

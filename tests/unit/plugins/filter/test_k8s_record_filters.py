@@ -70,7 +70,13 @@ def _live(objects, node):
 
 def test_a_verify_tag_or_the_switch_forces_a_full_run():
     objects = k8s_spec_annotate([SERVICE])
-    first = decide({"nodes": {"n1": {}}, "objects": {}, "pods": {}}, "exporter", "n1", objects, {"npus": 8})
+    first = decide(
+        {"nodes": {"n1": {}}, "objects": {}, "pods": {}},
+        "exporter",
+        "n1",
+        objects,
+        {"npus": 8},
+    )
     node = {
         "metadata": {
             "name": "n1",
@@ -82,14 +88,27 @@ def test_a_verify_tag_or_the_switch_forces_a_full_run():
     assert quiet["skip"] is True, quiet["reasons"]
     assert quiet["node"] == {"resources": [node]}
     tagged = decide(
-        answer, "exporter", "n1", objects, {"npus": 8},
-        run_tags=["exporter_verify"], verify_tags=["verify", "exporter_verify"],
+        answer,
+        "exporter",
+        "n1",
+        objects,
+        {"npus": 8},
+        run_tags=["exporter_verify"],
+        verify_tags=["verify", "exporter_verify"],
     )
     assert tagged["reasons"] == ["asked to verify (--tags exporter_verify)"]
     assert tagged["smoke"] is True
     off = decide(answer, "exporter", "n1", objects, {"npus": 8}, fast_rerun=False)
     assert off["reasons"] == ["exporter_fast_rerun is false"]
-    never = decide(answer, "exporter", "n1", objects, {"npus": 8}, fast_rerun=False, smoke_test=False)
+    never = decide(
+        answer,
+        "exporter",
+        "n1",
+        objects,
+        {"npus": 8},
+        fast_rerun=False,
+        smoke_test=False,
+    )
     assert never["smoke"] is False
     moved = decide(answer, "exporter", "n1", objects, {"npus": 7})
     assert moved["reasons"] == ["npus changed (8 -> 7)"]

@@ -293,7 +293,10 @@ def test_exporter_objects_follow_the_operator_s_crds_and_the_node():
     ]
     one = dict(both)
     one["prometheusrules.monitoring.coreos.com"] = None
-    assert exporter(node_name="n1", cluster={"nodes": {}, "crds": one})["operator"] is False
+    assert (
+        exporter(node_name="n1", cluster={"nodes": {}, "crds": one})["operator"]
+        is False
+    )
     asked = exporter(prometheus_operator="true", grafana_dashboard=False)
     assert asked["operator"] is True and asked["operator_crds"] == []
     assert asked["manifests"] == ["npu-exporter.yaml.j2", "monitoring.yaml.j2"]
