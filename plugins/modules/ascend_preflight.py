@@ -22,7 +22,7 @@ description:
     and SR-IOV, the versions against the collection's version matrix, and the packages verified
     on the controller - and returns each result, graded by the skip and warn lists, with the one
     message that refuses the node.
-  - Runs on the controller and changes nothing. It never fails the task for a failed check:
+  - Runs on the controller and changes nothing. It never fails the task for a failed check -
     RV(refuse) says whether the role refuses the node, with RV(msg).
 author: cubestudio maintainers (@cubestudio)
 options:
