@@ -211,10 +211,10 @@ def compat_params(plan: dict, node: dict, wanted: dict, policy: str) -> dict:
         "firmware_version": wanted["firmware"] or None,
         "cann_version": wanted["cann"] or None,
         "docker_runtime_version": wanted["runtime"] or None,
-        "driver_compatible_firmware": driver.get("compatible_firmware")
+        "driver_compatible_firmware": driver.get("compatible_firmware") or None
         if not steps["driver_changes"]
         else None,
-        "firmware_compatible_driver": firmware.get("compatible_driver")
+        "firmware_compatible_driver": firmware.get("compatible_driver") or None
         if not steps["firmware_changes"]
         else None,
         "npu_family": ascend.get("npu_family") or None,

@@ -489,3 +489,20 @@ def test_bad_input_is_a_clear_error(node, data, change, message):
     change(p)
     with pytest.raises(PreflightError, match=message):
         run(p, data["matrix"], data["iommu"])
+
+
+def test_the_installed_driver_range_is_held_against_the_firmware(node, data):
+    """Driver 23.0.7 stays (its version.info accepts firmware [7.0.0,7.1.99]); firmware
+    7.8.0.5.216 is about to be flashed: the versions check fails, naming the range."""
+    n = node()
+    n["plan"] = copy.deepcopy(n["plan"])
+    n["plan"]["npu_driver"]["driver_changes"] = False
+    verdict = run(
+        params(n, driver_version="23.0.7", cann_version="", runtime_version=""),
+        data["matrix"],
+        data["iommu"],
+    )
+    versions = by_check(verdict)["versions"]
+    assert versions["ok"] is False and versions["severity"] == "error", versions
+    assert "[7.0.0,7.1.99]" in versions["cause"]
+    assert "7.8.0.5.216" in versions["cause"]
