@@ -931,3 +931,8 @@ def evaluate(matrix: dict, params: dict) -> dict:
     if (params.get("policy") or "strict") not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
     return _Evaluation(matrix, params).run()
+
+
+def finding_lines(findings: list) -> list:
+    """Each finding as ``[rule] message. Fix: fix.``, the sentences a refusal lists."""
+    return [f"[{f['rule']}] {f['message']}. Fix: {f['fix']}." for f in findings]

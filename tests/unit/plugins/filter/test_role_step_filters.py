@@ -1,0 +1,161 @@
+# Copyright (c) 2026 cubestudio maintainers
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The filters the cann_toolkit and npu_driver tasks call instead of deciding in Jinja: the
+values as the tasks hand them (booleans as text too), bad input as AnsibleFilterError."""
+
+from __future__ import annotations
+
+import pytest
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.cubestudio.ascend.plugins.filter import (
+    cann_driver,
+    cann_layout,
+    cann_packages,
+    compat_lines,
+    driver_reboot_reasons,
+    driver_reboot_required,
+    driver_removals,
+    install_options_by_component,
+)
+
+
+def _filter(module, name):
+    return module.FilterModule().filters()[name]
+
+
+LAYOUT = _filter(cann_layout, "cann_layout")
+PACKAGE = {
+    "kind": "toolkit",
+    "version": "8.1.RC1",
+    "layout": "classic",
+    "latest": False,
+    "directory": "/usr/local/Ascend/ascend-toolkit/8.1.RC1",
+}
+INPUTS = {
+    "cann": {"packages": [PACKAGE]},
+    "version": "8.1.RC1",
+    "kinds": ["toolkit"],
+    "wanted": ["toolkit"],
+    "new_layout": "False",
+    "install_path": "/usr/local/Ascend",
+    "products": {"toolkit": "ascend-toolkit"},
+}
+
+
+def test_cann_layout():
+    assert LAYOUT(INPUTS) == {
+        "links": [
+            {"path": "/usr/local/Ascend/ascend-toolkit/latest", "src": "8.1.RC1"}
+        ],
+        "set_env": "/usr/local/Ascend/ascend-toolkit/set_env.sh",
+    }
+    assert LAYOUT(dict(INPUTS, cann=None))["links"] == []
+    with pytest.raises(AnsibleFilterError, match="expects a dict"):
+        LAYOUT({"version": "8.1.RC1"})
+    with pytest.raises(AnsibleFilterError, match="cann_layout: none of the packages"):
+        LAYOUT(dict(INPUTS, wanted=["nnrt"]))
+
+
+def test_cann_packages_and_driver():
+    assert _filter(cann_packages, "cann_packages")(None) == []
+    assert _filter(cann_packages, "cann_packages")({"packages": [PACKAGE]}) == [PACKAGE]
+    with pytest.raises(AnsibleFilterError):
+        _filter(cann_packages, "cann_packages")("8.1.RC1")
+    driver = _filter(cann_driver, "cann_driver")
+    assert (
+        driver({"driver": None, "check_mode": "True", "predicted": "25.5.0"})["version"]
+        == "25.5.0"
+    )
+    assert driver(
+        {
+            "driver": {"version": "24.1.rc2"},
+            "check_mode": "False",
+            "predicted": "25.5.0",
+        }
+    ) == {
+        "version": "24.1.rc2",
+        "source": "installed",
+    }
+    with pytest.raises(AnsibleFilterError):
+        driver({"driver": "24.1.rc2"})
+
+
+def test_install_options_by_component():
+    f = _filter(install_options_by_component, "install_options_by_component")
+    assert f([{"__npu_driver_step": {"component": "driver"}, "options": {"a": 1}}]) == {
+        "driver": {"a": 1}
+    }
+    with pytest.raises(AnsibleFilterError, match="results of a loop"):
+        f({"results": []})
+    with pytest.raises(AnsibleFilterError, match="no step"):
+        f([{"options": {}}])
+
+
+def test_reboot_filters():
+    step = {
+        "component": "firmware",
+        "action": "upgrade",
+        "version": "7.7.0.1.231",
+        "file": "fw.run",
+    }
+    reasons = _filter(driver_reboot_reasons, "driver_reboot_reasons")
+    assert reasons(
+        {"reasons": [], "step": step, "outcome": "skipped", "check_mode": "True"}
+    ) == ["firmware 7.7.0.1.231 flashed (fw.run): the NPUs run it after a reboot"]
+    assert (
+        reasons(
+            {"reasons": [], "step": step, "outcome": "installed", "check_mode": False}
+        )
+        == []
+    )
+    with pytest.raises(AnsibleFilterError, match="the step has no"):
+        reasons({"reasons": [], "step": {"component": "driver"}, "outcome": "reboot"})
+    required = _filter(driver_reboot_required, "driver_reboot_required")
+    assert required({"marker": "False", "reasons": ["x"]}) is True
+    assert (
+        required(
+            {
+                "marker": False,
+                "reasons": ["x"],
+                "after": True,
+                "check_mode": True,
+                "reboot": "always",
+            }
+        )
+        is False
+    )
+    with pytest.raises(AnsibleFilterError):
+        required({"reasons": []})
+
+
+def test_driver_removals():
+    f = _filter(driver_removals, "driver_removals")
+    facts = {
+        "driver": {"version": "25.2.0", "install_path": "/usr/local/Ascend/driver"},
+        "firmware": None,
+    }
+    assert f({"facts": facts, "components": ["firmware", "driver"]}) == [
+        {
+            "component": "driver",
+            "version": "25.2.0",
+            "script": "/usr/local/Ascend/driver/script/uninstall.sh",
+        }
+    ]
+    with pytest.raises(AnsibleFilterError, match="components must be"):
+        f({"facts": facts, "components": ["nnae"]})
+
+
+def test_compat_lines():
+    f = _filter(compat_lines, "compat_lines")
+    finding = {
+        "rule": "driver.firmware.matrix",
+        "message": "never seen",
+        "fix": "flash 7.7.0.1.231",
+    }
+    assert f([finding]) == [
+        "[driver.firmware.matrix] never seen. Fix: flash 7.7.0.1.231."
+    ]
+    with pytest.raises(AnsibleFilterError, match="has no 'fix'"):
+        f([{"rule": "r", "message": "m"}])
