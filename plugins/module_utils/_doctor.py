@@ -12,6 +12,21 @@ from __future__ import annotations
 
 import re
 
+from ansible_collections.cubestudio.ascend.plugins.module_utils._chip_map import (
+    ChipMapError,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._chip_map import (
+    compare as chip_map_compare,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._chip_map import (
+    current as chip_map_current,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._chip_map import (
+    load as chip_map_load,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._chip_map import (
+    moved_text as chip_map_moved_text,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._docker_json import (
     DaemonJsonError,
 )
@@ -60,6 +75,7 @@ ARGUMENT_SPEC = {
     "skip_rows": {"type": "list", "elements": "str", "default": []},
     "output_dir": {"type": "str", "default": "doctor"},
     "host": {"type": "str", "default": ""},
+    "chip_map_record": {"type": "str"},
 }
 
 SEVERITIES = ("error", "warning", "info")
@@ -1026,6 +1042,31 @@ def _check_iommu(out: _Findings, facts: dict, rules) -> None:
         out.add(finding["row"], finding["symptom"], finding["severity"])
 
 
+def check_chip_map(out: _Findings, npu_smi, text) -> None:
+    """T47: chips whose NPU id, phy id, logic id or /dev/davinci<N> differ from the chip map
+    recorded at the end of the last converge (module_utils/_chip_map.py); nothing without a
+    record or without npu-smi."""
+    if not npu_smi or text is None:
+        return
+    try:
+        recorded = chip_map_load(text)
+        diff = chip_map_compare(recorded, chip_map_current(npu_smi))
+    except ChipMapError as error:
+        out.add("T47", f"the recorded chip map cannot be read: {error}", "warning")
+        return
+    if diff["moved"]:
+        missing = (
+            f"; recorded and not seen now: {_names(diff['missing'])}"
+            if diff["missing"]
+            else ""
+        )
+        out.add(
+            "T47",
+            f"{len(diff['moved'])} chip(s) renumbered since the chip map recorded at the end of "
+            f"the last converge: {chip_map_moved_text(diff)}{missing}",
+        )
+
+
 def diagnose(table: dict, params: dict, catalogue: dict, iommu_rules=None) -> list:
     """The findings for one node (a list of {row, symptom, cause, fix, severity}).
 
@@ -1042,6 +1083,7 @@ def diagnose(table: dict, params: dict, catalogue: dict, iommu_rules=None) -> li
         _check_chips(
             out, params.get("npu_smi") or {}, params.get("temperature_threshold")
         )
+        check_chip_map(out, params.get("npu_smi"), params.get("chip_map_record"))
     _check_compat(out, params.get("compat_findings"))
     _check_devices(
         out, facts, params.get("device_files"), params.get("device_group") or ""

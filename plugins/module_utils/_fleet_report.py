@@ -148,6 +148,8 @@ def _row(record: dict, drift: dict) -> dict:
             else ("OK" if compat.get("ok") else "NOT OK") + f" ({compat.get('policy')})"
         ),
         "compat_ok": None if not compat else bool(compat.get("ok")),
+        # T47: chips renumbered since the chip map recorded at the end of the last converge.
+        "moved_chips": (record.get("chip_map") or {}).get("moved_text") or "",
     }
 
 
@@ -201,6 +203,9 @@ def build(params: dict) -> dict:
                 1 for r in records if r.get("compat") and not r["compat"].get("ok")
             ),
             "drifting": list(drift),
+            "renumbered_nodes": sum(
+                1 for r in records if (r.get("chip_map") or {}).get("moved")
+            ),
         },
         "version_keys": [{"key": k, "label": label} for k, label in VERSION_KEYS],
         "drift": drift,

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ansible_collections.cubestudio.ascend.plugins.module_utils import _chip_map
+
 __all__ = [
     "ARGUMENT_SPEC",
     "HEALTH_ORDER",
@@ -35,6 +37,7 @@ ARGUMENT_SPEC = {
     "device_plugin_pods": {"type": "list", "elements": "dict", "default": []},
     "smoke_npu_count": {"type": "int"},
     "layer_results": {"type": "list", "elements": "str", "default": []},
+    "chip_map_record": {"type": "str"},
 }
 
 # npu_smi_facts' order of health (module_utils._npu_smi): anything else is worse than Critical.
@@ -214,6 +217,24 @@ def _compat(compat: dict) -> dict | None:
     }
 
 
+def _chip_map_of(smi: dict, text) -> dict:
+    """The chip map now, what moved since the record (T47) and the text to record."""
+    now = _chip_map.current(smi) if smi else []
+    error = None
+    try:
+        recorded = _chip_map.load(text)
+    except _chip_map.ChipMapError as failure:
+        recorded, error = None, str(failure)
+    diff = _chip_map.compare(recorded, now)
+    return dict(
+        diff,
+        chips=now,
+        moved_text=_chip_map.moved_text(diff),
+        record_text=_chip_map.record(now) if now else None,
+        error=error,
+    )
+
+
 def build(params: dict) -> dict:
     """The node record of one host; RecordError on input the fact modules never return."""
     host = params.get("host")
@@ -274,6 +295,7 @@ def build(params: dict) -> dict:
             "reasons": list(reboot.get("reasons") or []),
         },
         "kubernetes": kubernetes,
+        "chip_map": _chip_map_of(smi, params.get("chip_map_record")),
     }
     record["summary"] = summary_lines(record)
     return record
@@ -358,4 +380,10 @@ def summary_lines(record: dict) -> list:
     )
     if compat:
         lines.extend("  ! " + str(p["message"]) for p in compat["problems"][:4])
+    chip_map = record.get("chip_map") or {}
+    if chip_map.get("moved"):
+        lines.append(
+            f"  ! [T47] {len(chip_map['moved'])} chip(s) renumbered since the recorded chip map: "
+            + chip_map["moved_text"]
+        )
     return lines

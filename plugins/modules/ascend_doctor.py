@@ -115,6 +115,13 @@ options:
     description: Name of the report file without C(.json); empty - C(inventory_hostname).
     type: str
     default: ""
+  chip_map_record:
+    description:
+      - The text of the chip map recorded on the node at the end of the last converge
+        (C(ascend_chip_map_file), default C(/var/lib/cubestudio-ascend/chip-map.json)); omit when there is none.
+      - Chips whose NPU id, phy id, logic id or C(/dev/davinci<N>) differ from the record, as O(npu_smi) reads
+        them now, are a T47 finding naming each chip by its PCI bus id.
+    type: str
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts

@@ -85,7 +85,8 @@ report:
     totals:
       description: >-
         C(nodes), C(unreached), C(chips), C(unhealthy_chips), C(unhealthy_nodes) (health not C(ok)),
-        C(reboot_pending), C(compat_not_ok) and C(drifting) (the version keys that differ).
+        C(reboot_pending), C(compat_not_ok), C(drifting) (the version keys that differ) and
+        C(renumbered_nodes) (nodes with chips renumbered since the recorded chip map, T47).
       type: dict
       sample: {nodes: 2, unreached: 0, chips: 12, unhealthy_chips: 1, unhealthy_nodes: 1, reboot_pending: 2, compat_not_ok: 0, drifting: [driver, firmware]}
     version_keys:
@@ -105,7 +106,8 @@ report:
         then by host; each with C(row) - C(host), C(npus) (NPU count and family, npu-smi's count
         where it answered, with the chip name), C(versions) (each C({key, label, value, drift,
         odd}), C(odd) when the value is not the majority's), C(drift) (the odd keys),
-        C(allocatable) (C(allocatable / chips)), C(allocatable_ok), C(compat), C(compat_ok).
+        C(allocatable) (C(allocatable / chips)), C(allocatable_ok), C(compat), C(compat_ok),
+        C(moved_chips) (the chips renumbered since the recorded chip map, T47, empty when none).
       type: list
       elements: dict
     unhealthy_chips:

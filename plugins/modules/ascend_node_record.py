@@ -66,6 +66,13 @@ options:
     type: list
     elements: str
     default: []
+  chip_map_record:
+    description:
+      - The text of the chip map recorded on the node at the end of the last converge
+        (C(/var/lib/cubestudio-ascend/chip-map.json), C(ascend_chip_map_file)); omit when there is none.
+      - The record says which chips moved since (troubleshooting row T47); a text that is not a chip map is
+        reported in C(chip_map.error), not a failure.
+    type: str
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts
@@ -225,6 +232,40 @@ record:
           elements: str
         error:
           description: Why the node could not be read.
+          type: str
+    chip_map:
+      description: Device numbering drift (troubleshooting row T47), from npu-smi and the recorded chip map.
+      type: dict
+      contains:
+        chips:
+          description: >-
+            Each chip with a PCI bus id, by bus id - C({bus_id, npu, chip, phy_id, logic_id, davinci}); C(davinci) is
+            the N of C(/dev/davinci<N>) (the Phy-ID column where npu-smi prints one, else the Device column).
+          type: list
+          elements: dict
+        recorded:
+          description: A chip map was recorded on the node.
+          type: bool
+        moved:
+          description: Chips whose NPU id, phy id, logic id or davinci node differ from the record, each C({bus_id, was, now, fields}).
+          type: list
+          elements: dict
+        moved_text:
+          description: The moved chips in one line (C(0000:c1:00.0 davinci0 -> davinci1 (logic 0 -> 1))), empty when none moved.
+          type: str
+        missing:
+          description: Bus ids recorded and not seen by npu-smi now.
+          type: list
+          elements: str
+        added:
+          description: Bus ids seen now and not recorded.
+          type: list
+          elements: str
+        record_text:
+          description: The text to record at the end of a converge (JSON), null without chips.
+          type: str
+        error:
+          description: Why the recorded text is not a chip map, else null.
           type: str
     summary:
       description: The lines the site playbook's summary prints.

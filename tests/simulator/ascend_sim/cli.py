@@ -213,6 +213,18 @@ def cmd_boot(_args):
     return 0
 
 
+def cmd_renumber(args):
+    if len(args.npus) != 2:
+        raise hardware.SimError("--npus takes two NPU ids, e.g. --npus 0,3")
+    first, second = args.npus
+    hardware.renumber(first, second, now=args.now)
+    print(
+        "NPUs %d and %d trade their numbers %s: each card keeps its bus id"
+        % (first, second, "now" if args.now else "at the next boot (ascend-sim boot)")
+    )
+    return 0
+
+
 def cmd_models(_args):
     for key in sorted(catalog.MODELS):
         mdl = catalog.MODELS[key]
@@ -344,6 +356,22 @@ def parser():
         "boot", help="what a reboot does (device nodes, firmware activation)"
     )
     boot.set_defaults(func=cmd_boot)
+
+    renumber = sub.add_parser(
+        "renumber",
+        help="device numbering drift: two NPUs trade their numbers (NPU id, /dev/davinci<N>)"
+        " at the next boot, each card keeping its PCI bus id",
+    )
+    renumber.add_argument(
+        "--npus",
+        type=_ints,
+        default=[0, 1],
+        help="the two NPU ids that trade numbers (default: 0,1)",
+    )
+    renumber.add_argument(
+        "--now", action="store_true", help="now instead of at the next boot"
+    )
+    renumber.set_defaults(func=cmd_renumber)
 
     models = sub.add_parser("models", help="list the NPU models hw-init knows")
     models.set_defaults(func=cmd_models)

@@ -523,6 +523,8 @@ def boot(root=None):
     if "firmware" in pending:
         state["firmware_active"] = pending["firmware"]
     state["pending_reboot"] = {}
+    if state.get("renumber_at_boot"):
+        _swap_numbers(state, *state.pop("renumber_at_boot"))
     if "devices" in state and driver_installed(root):
         create_devices(state, root, state["devices"]["gid"], state["devices"]["mode"])
         hccn_tool.boot_recovery(state, sim_root(root))
@@ -590,6 +592,45 @@ def _npu(state, npu_id):
     raise SimError(
         "no NPU %s (ids: %s)" % (npu_id, ", ".join(str(n["id"]) for n in state["npus"]))
     )
+
+
+# The physical side of an NPU: what stays with the card in its slot when the driver numbers
+# the NPUs another way (the PCI function, the card's serial and slot).
+_PHYSICAL_NPU = ("serial", "slot")
+_PHYSICAL_CHIP = ("bus_id",)
+
+
+def _swap_numbers(state, first, second):
+    """NPUs ``first`` and ``second`` trade numbers: each card keeps its bus id, serial and slot
+    and takes the other's NPU id, device (/dev/davinci<N>, logic id) and phy id."""
+    one, two = _npu(state, first), _npu(state, second)
+    if len(one["chips"]) != len(two["chips"]):
+        raise SimError(
+            "NPUs %s and %s have a different number of chips" % (first, second)
+        )
+    for key in _PHYSICAL_NPU:
+        one[key], two[key] = two.get(key), one.get(key)
+    for chip_one, chip_two in zip(one["chips"], two["chips"]):
+        for key in _PHYSICAL_CHIP:
+            chip_one[key], chip_two[key] = chip_two.get(key), chip_one.get(key)
+
+
+@locked
+def renumber(first, second, now=False, root=None):
+    """The `renumber` knob (device numbering drift): at the next boot (or ``now``) the driver
+    numbers NPUs ``first`` and ``second`` the other way round: the card at each bus id takes
+    the other's NPU id and /dev/davinci<N>. Returns the state."""
+    state = load_state(root)
+    if first == second:
+        raise SimError("renumber needs two different NPU ids")
+    _npu(state, first)
+    _npu(state, second)
+    if now:
+        _swap_numbers(state, first, second)
+    else:
+        state["renumber_at_boot"] = [first, second]
+    save_state(state, root)
+    return state
 
 
 def _set_links(state, npu, chip, status):

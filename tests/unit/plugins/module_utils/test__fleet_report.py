@@ -112,6 +112,7 @@ def test_totals(records):
         "reboot_pending": 1,
         "compat_not_ok": 1,
         "drifting": ["driver", "cann"],
+        "renumbered_nodes": 0,
     }
 
 
@@ -182,3 +183,19 @@ def test_unreached_hosts_are_listed(records):
     assert report["chips"][0]["host"] == "node-c"
     assert report["chips"][0]["health"] == "Alarm"
     assert [c["host"] for c in report["chips"][1:9]] == ["node-c"] * 7 + ["node-a"]
+
+
+def test_renumbered_chips_are_named_per_node(records):
+    moved = copy.deepcopy(records)
+    moved[1]["chip_map"]["moved"] = [{"bus_id": "0000:c1:00.0"}]
+    moved[1]["chip_map"]["moved_text"] = (
+        "0000:c1:00.0 davinci0 -> davinci1 (NPU 0 -> 1)"
+    )
+    report = fleet_report.build({"records": moved})
+    assert report["totals"]["renumbered_nodes"] == 1
+    rows = {n["host"]: n["row"]["moved_chips"] for n in report["nodes"]}
+    assert rows == {
+        "node-a": "",
+        "node-b": "0000:c1:00.0 davinci0 -> davinci1 (NPU 0 -> 1)",
+        "node-c": "",
+    }

@@ -319,3 +319,32 @@ def test_bad_npu_smi_is_a_clear_error(ascend_node):
         node_record.RecordError, match=r"compat\.findings must be a list"
     ):
         build(ascend, compat={"ok": True, "findings": "none"})
+
+
+def test_the_chip_map_is_recorded_and_compared(ascend_node):
+    from ansible_collections.cubestudio.ascend.plugins.module_utils import _chip_map
+
+    ascend = fact(ascend_node)
+    first = build(ascend, npu_smi=SMI_910B3)
+    chip_map = first["chip_map"]
+    assert chip_map["recorded"] is False and chip_map["moved"] == []
+    assert len(chip_map["chips"]) == 8
+    assert _chip_map.load(chip_map["record_text"])["chips"] == chip_map["chips"]
+    assert not any("T47" in line for line in first["summary"])
+    # after a boot NPUs 0 and 1 trade numbers: each card keeps its bus id
+    smi = copy.deepcopy(SMI_910B3)
+    one, two = smi["npus"][0]["chips"][0], smi["npus"][1]["chips"][0]
+    one["bus_id"], two["bus_id"] = two["bus_id"], one["bus_id"]
+    later = build(ascend, npu_smi=smi, chip_map_record=chip_map["record_text"])
+    assert later["chip_map"]["recorded"] is True
+    assert [m["bus_id"] for m in later["chip_map"]["moved"]] == [
+        "0000:c1:00.0",
+        "0000:c2:00.0",
+    ]
+    assert later["summary"][-1] == (
+        "  ! [T47] 2 chip(s) renumbered since the recorded chip map: "
+        "0000:c1:00.0 davinci0 -> davinci1 (NPU 0 -> 1), 0000:c2:00.0 davinci1 -> davinci0 (NPU 1 -> 0)"
+    )
+    broken = build(ascend, npu_smi=SMI_910B3, chip_map_record="{oops")
+    assert "not JSON" in broken["chip_map"]["error"]
+    assert build(ascend)["chip_map"]["record_text"] is None
