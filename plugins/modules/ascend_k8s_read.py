@@ -102,6 +102,7 @@ crds:
 """
 
 import json
+import platform
 import traceback
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
@@ -236,9 +237,13 @@ def main():
     except (
         Exception
     ) as exc:  # connection refused, TLS, DNS: the cluster does not answer
+        kubeconfig = params["kubeconfig"] or "~/.kube/config"
         module.fail_json(
-            msg="The Kubernetes API cannot be reached (reading %s) with the kubeconfig %s: %s"
-            % (current, params["kubeconfig"] or "~/.kube/config", exc)
+            msg="The Kubernetes API cannot be reached from %s (reading %s) with the kubeconfig %s: %s. "
+            "Fix: the kubeconfig (device_plugin_kubeconfig, exporter_kubeconfig or ascend_kubeconfig) "
+            "must name a running cluster whose API server this host reaches "
+            "(kubectl --kubeconfig %s get nodes answers)."
+            % (platform.node(), current, kubeconfig, exc, kubeconfig)
         )
     module.exit_json(changed=False, **result)
 

@@ -141,7 +141,9 @@ def test_an_unreachable_api_and_bad_input(module_runner):
     )
     result, _calls = module_runner(ascend_k8s_read.main, dict(ARGS))
     assert result["failed"] is True
-    assert "cannot be reached (reading Node node-1)" in result["msg"]
+    assert "cannot be reached from " in result["msg"]
+    assert "(reading Node node-1)" in result["msg"]
+    assert "Fix: the kubeconfig" in result["msg"]
     result, _calls = module_runner(
         ascend_k8s_read.main, dict(ARGS, pods=[{"namespace": "kube-system"}])
     )
