@@ -635,6 +635,25 @@ def counts_text(counts):
     return " and ".join(w for w in (", ".join(words[:-1]), words[-1]) if w)
 
 
+README = os.path.join(ROOT, "README.md")
+README_START, README_END = "<!-- bench:start -->", "<!-- bench:end -->"
+
+
+def quote_in_readme(quote):
+    """The README's figures (between its bench markers) from this run, so they never drift
+    from docs/benchmarks.md."""
+    with open(README, encoding="utf-8") as handle:
+        text = handle.read()
+    if README_START not in text or README_END not in text:
+        return
+    head, rest = text.split(README_START, 1)
+    tail = rest.split(README_END, 1)[1]
+    with open(README, "w", encoding="utf-8") as handle:
+        handle.write(
+            head + README_START + "\n" + "\n".join(quote) + "\n" + README_END + tail
+        )
+
+
 def main():
     started = time.monotonic()
     if CONVERGE_RUNS < 1 or RUNS < 1:
@@ -1144,6 +1163,28 @@ def main():
     lines[2] = re.sub(r"in \d+ minutes", "in %.0f minutes" % total, lines[2])
     with open(OUT, "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines))
+    quote_in_readme(
+        [
+            "Measured by `make bench` on %s (%s; [docs/benchmarks.md](docs/benchmarks.md)):"
+            % (datetime.date.today().isoformat(), machine),
+            "",
+            "- a no-op re-run of `site.yml` with every layer on a converged 8-NPU node: %.1f s,"
+            " **%.1f x** the floor (`ping` + `ascend_facts`, %.1f s); the node layer alone %.1f x;"
+            % (a_med, a_med / f_med, f_med, n_med / f_med),
+        ]
+        + (
+            [
+                "- converging %d bare nodes at once takes %.2f x the time of one; a no-op re-run"
+                " sends 0 bytes of installers."
+                % (
+                    big["nodes"],
+                    median_of(big["converge"]) / median_of(one["converge"]),
+                )
+            ]
+            if one and big and big is not one
+            else []
+        )
+    )
     sys.stdout.write("\n".join(lines))
     with open(os.path.join(DEMO, "bench.json"), "w", encoding="utf-8") as handle:
         json.dump(
