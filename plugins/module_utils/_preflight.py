@@ -318,7 +318,16 @@ def check_npu_devices(ascend: dict, expected: int, sysfs_root: str) -> dict:
 
 def space_needs(params: dict, skip) -> list:
     """What the install path and the temporary directory need, for _space.shortfalls."""
-    needs = [
+    return [
+        {"path": path, "what": what, "bytes": int(_number(gb, what) * GIB)}
+        for check, path, what, gb in _space_checks(params)
+        if check not in skip
+    ]
+
+
+def _space_checks(params: dict) -> list:
+    """(check, path, the variable that sets the need, GB needed) of disk and tmp."""
+    return [
         (
             "disk",
             params["install_path"],
@@ -331,11 +340,6 @@ def space_needs(params: dict, skip) -> list:
             "preflight_min_free_tmp_gb",
             params["min_free_tmp_gb"],
         ),
-    ]
-    return [
-        {"path": path, "what": what, "bytes": int(_number(gb, what) * GIB)}
-        for check, path, what, gb in needs
-        if check not in skip
     ]
 
 
@@ -355,20 +359,7 @@ def check_space(space: dict, params: dict, skip=()) -> list:
     except (KeyError, TypeError, ValueError) as error:
         raise PreflightError(f"the free space cannot be judged: {error}") from None
     out = []
-    for check, path, what, gb in (
-        (
-            "disk",
-            params["install_path"],
-            "preflight_min_free_gb",
-            params["min_free_gb"],
-        ),
-        (
-            "tmp",
-            params["tmp_path"],
-            "preflight_min_free_tmp_gb",
-            params["min_free_tmp_gb"],
-        ),
-    ):
+    for check, path, what, gb in _space_checks(params):
         info = _space_of(space, path)
         free = info.get("free_gb") if info.get("free_gb") is not None else 0
         mine = [s for s in short if path in s["paths"]]
