@@ -16,8 +16,8 @@ wire are container_engine_info's (``_kubelet_engine``). Here the rest:
 - ``verify_decision``: why the check container does not run, whether the default is checked.
 - ``image_state``: whether the check image is on the node, why the check is skipped without it.
 - ``check_output``: what the check container printed, on the engine that ran it.
-- ``cri_plugin_state`` / ``containerd_restart``: containerd's CRI plugin after a restart, and
-  what to put back when it did not come back.
+- ``cri_plugin_state`` / ``containerd_restart`` / ``containerd_failure``: containerd's CRI plugin
+  after a restart, what to put back when it did not come back, and the refusal that says so.
 """
 
 from __future__ import annotations
@@ -256,3 +256,49 @@ def containerd_restart(
     else:
         restore = "remove"
     return {"up": up, "restore": restore}
+
+
+def containerd_failure(
+    path: str,
+    restart: dict,
+    ready: dict,
+    again: dict,
+    config_result: dict,
+    timeout,
+    journal,
+) -> str:
+    """The refusal after containerd did not come back: the cause (the restart failed, no answer
+    within ``timeout`` s, or the CRI plugin not ok), how the previous file went back, whether
+    containerd answers again with it (``again``, the wait after the second restart), and the
+    last lines of its journal."""
+    ready = ready or {}
+    again = again or {}
+    if not _changed(restart):
+        cause = str((restart or {}).get("msg") or "the restart failed")
+    elif ready.get("rc", 1) != 0:
+        cause = "it did not answer within %s s" % (timeout,)
+    else:
+        cause = "its CRI plugin is not ok: " + " ".join(
+            str(line) for line in ready.get("stdout_lines") or []
+        )
+    cause = re.sub(r"\s+", " ", cause).strip()
+    backup = str((config_result or {}).get("backup_file") or "")
+    recovered = (
+        again.get("rc", 1) == 0 and cri_plugin_state(again.get("stdout_lines")) == "ok"
+    )
+    return (
+        "containerd did not come back after %s was changed for the Ascend runtime (%s). %s "
+        "and containerd was restarted: it %s. The Ascend runtime is not configured: fix what "
+        "containerd refuses (its log: %s) and run again."
+        % (
+            path,
+            cause,
+            ("The previous file was put back from " + backup)
+            if backup
+            else "The file did not exist before and was removed",
+            "answers again with the previous configuration"
+            if recovered
+            else "still does not answer, see journalctl -u containerd",
+            " | ".join(str(line) for line in journal or []),
+        )
+    )

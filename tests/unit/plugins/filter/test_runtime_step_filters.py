@@ -15,6 +15,7 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.cubestudio.ascend.plugins.filter import (
     containerd_restart,
+    containerd_restart_failure,
     cri_plugin_state,
     npu_smi_info,
     runtime_cgroup,
@@ -49,6 +50,7 @@ IMAGE = _filter(runtime_image, "runtime_image")
 OUTPUT = _filter(runtime_check_output, "runtime_check_output")
 CRI = _filter(cri_plugin_state, "cri_plugin_state")
 RESTART = _filter(containerd_restart, "containerd_restart")
+FAILURE = _filter(containerd_restart_failure, "containerd_restart_failure")
 NPU_SMI_INFO = _filter(npu_smi_info, "npu_smi_info")
 
 FACTS = {
@@ -252,3 +254,41 @@ def test_containerd_restart():
     assert RESTART(dict(inputs, check_mode="true")) == {"up": True, "restore": ""}
     with pytest.raises(AnsibleFilterError, match="expects a dict"):
         RESTART(dict(inputs, restart=None))
+
+
+def test_containerd_restart_failure():
+    inputs = {
+        "path": "/etc/containerd/config.toml",
+        "restart": {
+            "changed": False,
+            "msg": "Unable to restart service containerd: Job for containerd.service failed",
+        },
+        "ready": SKIPPED,
+        "again": {
+            "rc": 0,
+            "stdout_lines": [
+                "TYPE ID PLATFORMS STATUS",
+                "io.containerd.grpc.v1 cri linux/amd64 ok",
+            ],
+        },
+        "config": {"changed": True, "backup_file": "/etc/containerd/config.toml.bak"},
+        "timeout": "20",
+        "journal": {"rc": 0, "stdout_lines": ["refused"]},
+    }
+    message = FAILURE(inputs)
+    assert (
+        "(Unable to restart service containerd: Job for containerd.service failed)."
+        in message
+    )
+    assert (
+        "The previous file was put back from /etc/containerd/config.toml.bak and"
+        in message
+    )
+    assert "it answers again with the previous configuration." in message
+    assert "(its log: refused)" in message
+    # journalctl missing: no lines.
+    assert "(its log: )" in FAILURE(
+        dict(inputs, journal={"rc": 2, "msg": "No such file"})
+    )
+    with pytest.raises(AnsibleFilterError, match="expects a dict"):
+        FAILURE(dict(inputs, restart=None))

@@ -21,6 +21,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._runtime_steps i
     cgroup_options,
     changed_engines,
     check_output,
+    containerd_failure,
     containerd_restart,
     cri_plugin_state,
     engine_choice,
@@ -310,3 +311,52 @@ def test_containerd_restart():
         "up": True,
         "restore": "",
     }
+
+
+def test_containerd_failure_restart_failed_file_put_back():
+    # systemd_service's message when containerd refuses to start, as the test fault gives it.
+    restart = {
+        "changed": False,
+        "failed": False,
+        "msg": "Unable to restart service containerd: Job for containerd.service failed because\n"
+        "the control process exited with error code.",
+    }
+    again = {"rc": 0, "stdout_lines": _ctr_lines("ctr-1.6.20-plugins-ls-one-ok.txt")}
+    config = {
+        "changed": True,
+        "backup_file": "/etc/containerd/config.toml.2026-12-05@00:00:00~",
+    }
+    message = containerd_failure(
+        "/etc/containerd/config.toml",
+        restart,
+        {"skipped": True},
+        again,
+        config,
+        20,
+        ["containerd: invalid cgroup driver", "containerd.service: Failed"],
+    )
+    assert message == (
+        "containerd did not come back after /etc/containerd/config.toml was changed for the "
+        "Ascend runtime (Unable to restart service containerd: Job for containerd.service failed "
+        "because the control process exited with error code.). The previous file was put back "
+        "from /etc/containerd/config.toml.2026-12-05@00:00:00~ and containerd was restarted: it "
+        "answers again with the previous configuration. The Ascend runtime is not configured: "
+        "fix what containerd refuses (its log: containerd: invalid cgroup driver | "
+        "containerd.service: Failed) and run again."
+    )
+
+
+def test_containerd_failure_causes():
+    restarted = {"changed": True}
+    silent = {"rc": 1, "stdout_lines": []}
+    error = {"rc": 0, "stdout_lines": _ctr_lines("ctr-1.6.20-plugins-ls-one-error.txt")}
+    timed_out = containerd_failure("/c.toml", restarted, silent, silent, {}, 20, [])
+    assert "(it did not answer within 20 s)." in timed_out
+    assert "The file did not exist before and was removed and containerd" in timed_out
+    assert "it still does not answer, see journalctl -u containerd." in timed_out
+    assert "(its log: )" in timed_out
+    not_ok = containerd_failure("/c.toml", restarted, error, silent, {}, 20, [])
+    assert (
+        "(its CRI plugin is not ok: TYPE ID PLATFORMS STATUS "
+        "io.containerd.snapshotter.v1 devmapper linux/amd64 error)." in not_ok
+    )
