@@ -49,7 +49,7 @@ def service_states(services) -> dict:
         "running": [
             name
             for name, state in services.items()
-            if (state or {}).get("state") == "running"
+            if isinstance(state, dict) and state.get("state") == "running"
         ],
         "installed": list(services),
     }
@@ -72,7 +72,8 @@ def engine_choice(
     engines = list(info.get("engines") or [])
     known = [re.sub(r"\.service$", "", name) for name in services]
     missing = [engine for engine in engines if engine not in known]
-    kubelet_running = (services.get("kubelet.service") or {}).get("state") == "running"
+    kubelet = services.get("kubelet.service")
+    kubelet_running = isinstance(kubelet, dict) and kubelet.get("state") == "running"
     if not engines:
         problem = (
             "No container engine runs on %s (neither docker.service nor containerd.service is "
