@@ -23,8 +23,9 @@ description:
 options:
   _input:
     description:
-      - C(driver) the C(driver) fact of M(cubestudio.ascend.ascend_facts) (may be null), C(check_mode), and
-        C(predicted) the driver version npu_driver installs (empty when unknown).
+      - C(driver) the C(driver) fact of M(cubestudio.ascend.ascend_facts) (may be null), C(check_mode),
+        C(predicted) the driver version npu_driver installs (empty when unknown), C(compat_check)
+        (cann_toolkit_compat_check, default true) and C(steps) (the plan's CANN steps, default none).
     type: dict
     required: true
 """
@@ -36,19 +37,23 @@ EXAMPLES = r"""
       driver: "{{ ansible_facts['ascend']['driver'] }}"
       check_mode: "{{ ansible_check_mode }}"
       predicted: "25.5.0"
+      compat_check: true
+      steps: [install]
   ansible.builtin.set_fact:
     driver: "{{ __inputs | cubestudio.ascend.cann_driver }}"
 """
 
 RETURN = r"""
 _value:
-  description: C(version) (empty when no driver is known) and C(source).
+  description: >-
+    C(version) (empty when no driver is known), C(source), and C(check) (whether the CANN is checked against that
+    driver: the check is on, the plan installs something, and a driver is known).
   type: dict
 """
 
 
 def cann_driver(inputs):
-    """{version, source}; AnsibleFilterError on bad input."""
+    """{version, source, check}; AnsibleFilterError on bad input."""
     if not isinstance(inputs, dict) or not isinstance(inputs.get("driver") or {}, dict):
         raise AnsibleFilterError(
             "cann_driver expects a dict with driver, check_mode and predicted"
@@ -57,6 +62,8 @@ def cann_driver(inputs):
         inputs.get("driver"),
         boolean(inputs.get("check_mode", False), strict=False),
         inputs.get("predicted"),
+        boolean(inputs.get("compat_check", True), strict=False),
+        inputs.get("steps") or [],
     )
 
 

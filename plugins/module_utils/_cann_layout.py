@@ -102,17 +102,64 @@ def layout(
     return {"links": _unique(links), "set_env": set_env}
 
 
-def driver_to_meet(driver, check_mode: bool, predicted_version) -> dict:
-    """``{version, source}`` of the driver CANN will run with.
+def driver_to_meet(
+    driver,
+    check_mode: bool,
+    predicted_version,
+    compat_check: bool = True,
+    steps=None,
+) -> dict:
+    """``{version, source, check}`` of the driver CANN will run with.
 
     In check mode the npu_driver play of the same run changed nothing, so the driver it is about
     to install (``predicted_version``, npu_driver_version) is the one CANN will meet; otherwise
     the installed one (``driver`` fact of ascend_facts, may be null; version ``""`` if none).
+    ``check``: whether the CANN is checked against that driver: the check is on
+    (``compat_check``, cann_toolkit_compat_check), the plan installs something (``steps``) and a
+    driver is known.
     """
     predicted = "" if predicted_version is None else str(predicted_version)
     if check_mode and predicted:
-        return {
+        found = {
             "version": predicted,
             "source": "about to be installed by npu_driver (check mode)",
         }
-    return {"version": (driver or {}).get("version") or "", "source": "installed"}
+    else:
+        found = {"version": (driver or {}).get("version") or "", "source": "installed"}
+    found["check"] = bool(compat_check) and len(steps or []) > 0 and found["version"] != ""
+    return found
+
+
+def env_steps(
+    env_file: str,
+    profile_script: str,
+    set_env_exists: bool,
+    check_mode: bool,
+    steps=None,
+) -> dict:
+    """What the configure step does with CANN's environment script (set_env.sh).
+
+    ``missing_script``: an env file or a profile script is wanted, and the script is missing
+    although nothing is about to install it (a check-mode run with CANN ``steps`` planned is
+    the one case where a missing script is expected): the installation is incomplete.
+    ``read_env``/``write_env_file``: an env file for containers is wanted and the script exists;
+    ``make_env_dir``: the env file's directory (whether the script exists or not);
+    ``write_profile``: a login-shell script is wanted and the script exists (or check mode: the
+    package the script comes from is about to be installed; the profile only names it);
+    ``say_pending``: check mode on a node without the script, so the env file's content cannot be
+    known yet (the task says that it will be written).
+    """
+    want_env = len(env_file or "") > 0
+    want_profile = len(profile_script or "") > 0
+    exists = bool(set_env_exists)
+    check_mode = bool(check_mode)
+    return {
+        "missing_script": (want_env or want_profile)
+        and not exists
+        and not (check_mode and len(steps or []) > 0),
+        "read_env": want_env and exists,
+        "make_env_dir": want_env,
+        "write_env_file": want_env and exists,
+        "write_profile": want_profile and (exists or check_mode),
+        "say_pending": want_env and not exists and check_mode,
+    }

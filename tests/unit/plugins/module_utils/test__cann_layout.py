@@ -14,6 +14,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils import (
 )
 from ansible_collections.cubestudio.ascend.plugins.module_utils._cann_layout import (
     driver_to_meet,
+    env_steps,
     installed_packages,
     layout,
 )
@@ -116,4 +117,57 @@ def test_old_layout_without_a_kind_to_install_is_an_error():
     ],
 )
 def test_driver_to_meet(driver, check_mode, predicted, expected):
-    assert driver_to_meet(driver, check_mode, predicted) == expected
+    # No CANN steps planned: nothing to check against, whatever the driver.
+    assert driver_to_meet(driver, check_mode, predicted) == dict(expected, check=False)
+
+
+@pytest.mark.parametrize(
+    ("compat_check", "steps", "driver", "check"),
+    [
+        (True, ["install"], {"version": "24.1.rc2"}, True),
+        # The check is off (cann_toolkit_compat_check: false).
+        (False, ["install"], {"version": "24.1.rc2"}, False),
+        # Nothing to install: the installed CANN is not checked again.
+        (True, [], {"version": "24.1.rc2"}, False),
+        # No driver known (a node without one, npu_driver not in the play).
+        (True, ["install"], None, False),
+    ],
+)
+def test_driver_to_meet_says_whether_the_cann_is_checked(
+    compat_check, steps, driver, check
+):
+    found = driver_to_meet(driver, False, "", compat_check, steps)
+    assert found["check"] is check
+
+
+def test_env_steps_on_a_node_with_the_script():
+    steps = env_steps("/etc/cann.env", "/etc/profile.d/cann.sh", True, False, [])
+    assert steps == {
+        "missing_script": False,
+        "read_env": True,
+        "make_env_dir": True,
+        "write_env_file": True,
+        "write_profile": True,
+        "say_pending": False,
+    }
+
+
+def test_env_steps_refuses_a_missing_script_nothing_installs():
+    # The package is said to be installed (no steps) yet its set_env.sh is gone.
+    assert env_steps("/etc/cann.env", "", False, False, [])["missing_script"] is True
+    assert env_steps("", "/etc/profile.d/cann.sh", False, True, [])["missing_script"]
+    # Neither file wanted: the script is not needed.
+    assert env_steps("", "", False, False, [])["missing_script"] is False
+
+
+def test_env_steps_in_check_mode_before_the_install():
+    steps = env_steps("/etc/cann.env", "/etc/profile.d/cann.sh", False, True, ["install"])
+    assert steps == {
+        "missing_script": False,
+        "read_env": False,
+        "make_env_dir": True,
+        "write_env_file": False,
+        # The profile only names the script, so it can be shown in check mode.
+        "write_profile": True,
+        "say_pending": True,
+    }
