@@ -69,6 +69,30 @@ def reboot_required(
     return bool(marker) or (check_mode and reboot == "never" and len(reasons or []) > 0)
 
 
+def reboot_now(reboot: str, required: bool, steps: list, reasons: list) -> dict:
+    """``{now, why}``: whether the role reboots the host after both packages, and why.
+
+    ``npu_driver_reboot``: ``if_needed`` reboots when a reboot is required (a marker of an
+    earlier run or a reason of this run), ``always`` also when packages were installed (any
+    ``steps``), ``never`` does not. ``why`` names this run's reasons, else the pending reboot,
+    else the installed packages.
+    """
+    required = bool(required)
+    if reboot == "if_needed":
+        now = required
+    elif reboot == "always":
+        now = required or len(steps or []) > 0
+    else:
+        now = False
+    if reasons:
+        why = "; ".join(str(reason) for reason in reasons)
+    elif required:
+        why = "a reboot pending since an earlier run"
+    else:
+        why = "packages were installed"
+    return {"now": now, "why": why}
+
+
 def removals(facts: dict, components: list) -> list:
     """``[{component, version, script}]`` of what the uninstall entry point removes: the
     installed ones of ``components``, firmware first (the reverse of a fresh install; Huawei

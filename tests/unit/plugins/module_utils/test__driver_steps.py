@@ -13,6 +13,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils import (
 )
 from ansible_collections.cubestudio.ascend.plugins.module_utils._driver_steps import (
     options_by_component,
+    reboot_now,
     reboot_reason,
     reboot_reasons,
     reboot_required,
@@ -121,3 +122,27 @@ def test_removals_of_nothing_installed():
     )
     with pytest.raises(ValueError, match="components must be of firmware, driver"):
         removals({}, ["toolkit"])
+
+
+@pytest.mark.parametrize(
+    ("reboot", "required", "steps", "now"),
+    [
+        ("never", True, ["x"], False),
+        ("if_needed", True, [], True),
+        ("if_needed", False, ["x"], False),
+        ("always", False, ["x"], True),
+        ("always", True, [], True),
+        ("always", False, [], False),
+    ],
+)
+def test_reboot_now_as_npu_driver_reboot_says(reboot, required, steps, now):
+    assert reboot_now(reboot, required, steps, [])["now"] is now
+
+
+def test_reboot_now_says_why():
+    assert reboot_now("if_needed", True, [], ["a", "b"])["why"] == "a; b"
+    assert (
+        reboot_now("if_needed", True, [], [])["why"]
+        == "a reboot pending since an earlier run"
+    )
+    assert reboot_now("always", False, ["x"], [])["why"] == "packages were installed"
