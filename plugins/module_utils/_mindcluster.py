@@ -443,3 +443,27 @@ def exporter_plan(catalogue: dict, params: dict) -> dict:
         "node_selector": dict(catalogue["worker_labels"]),
         **objects,
     }
+
+
+def exporter_uninstall_steps(
+    selected: list, play_nodes: list, node: str, image_archive: str, check_mode: bool
+) -> dict:
+    """What the exporter's uninstall does on one node.
+
+    ``selected``: the names of the nodes that still carry the DaemonSet's node selector;
+    ``play_nodes``: the node names of the hosts of this play (they all leave); ``node``: this
+    host's node. The exporter is one DaemonSet for the cluster: its objects go
+    (``remove_objects``) only when no selected node stays outside the play. Otherwise it
+    ``stays`` on a node that is still selected (its labels go in device_plugin's uninstall), and
+    the node it ``leaves`` gets its pod waited for (``wait_pod``, not in check mode) and the image
+    and tarball removed (``remove_image``, when an image archive was copied).
+    """
+    selected = list(selected or [])
+    remove_objects = not [name for name in selected if name not in (play_nodes or [])]
+    leaves = remove_objects or node not in selected
+    return {
+        "remove_objects": remove_objects,
+        "stays": not leaves,
+        "wait_pod": leaves and not check_mode,
+        "remove_image": leaves and len(image_archive or "") > 0,
+    }

@@ -11,12 +11,14 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.cubestudio.ascend.plugins.filter import (
     cann_driver,
+    cann_env_steps,
     cann_layout,
     cann_packages,
     compat_lines,
     driver_reboot_reasons,
     driver_reboot_required,
     driver_removals,
+    exporter_uninstall_steps,
     install_options_by_component,
 )
 
@@ -77,9 +79,83 @@ def test_cann_packages_and_driver():
     ) == {
         "version": "24.1.rc2",
         "source": "installed",
+        "check": False,
     }
+    # As the role hands them: cann_toolkit_compat_check as text, the plan's steps.
+    assert driver(
+        {
+            "driver": {"version": "24.1.rc2"},
+            "check_mode": False,
+            "predicted": "",
+            "compat_check": "yes",
+            "steps": [{"action": "install"}],
+        }
+    )["check"]
     with pytest.raises(AnsibleFilterError):
         driver({"driver": "24.1.rc2"})
+
+
+def test_cann_env_steps():
+    f = _filter(cann_env_steps, "cann_env_steps")
+    found = f(
+        {
+            "env_file": "/etc/cann.env",
+            "profile_script": "",
+            "set_env_exists": "False",
+            "check_mode": "True",
+            "steps": ["install"],
+        }
+    )
+    assert found["say_pending"] and not found["missing_script"]
+    assert not found["write_profile"]
+    with pytest.raises(AnsibleFilterError, match="set_env_exists"):
+        f({"env_file": "/etc/cann.env"})
+    with pytest.raises(AnsibleFilterError):
+        f({"set_env_exists": "perhaps"})
+
+
+def test_exporter_uninstall_steps_reads_each_play_host_node():
+    f = _filter(exporter_uninstall_steps, "exporter_uninstall_steps")
+
+    def node(name):
+        return {"metadata": {"name": name}}
+
+    hostvars = {
+        "a": {"__exporter_node": {"resources": [node("node-a")]}},
+        "b": {"__exporter_node": {"resources": [node("node-b")]}},
+        # A host whose read found no node (not in the cluster): not a node of the play.
+        "c": {"__exporter_node": {"resources": []}},
+    }
+    inputs = {
+        "selected": [node("node-a"), node("node-b")],
+        "hostvars": hostvars,
+        "play_hosts": ["a", "b", "c"],
+        "node": "node-a",
+        "image_archive": "",
+        "check_mode": False,
+    }
+    assert f(inputs)["remove_objects"] is True
+    inputs["play_hosts"] = ["a"]
+    assert f(inputs) == {
+        "remove_objects": False,
+        "stays": True,
+        "wait_pod": False,
+        "remove_image": False,
+    }
+    with pytest.raises(AnsibleFilterError, match="metadata.name"):
+        f(dict(inputs, selected=[{}]))
+    with pytest.raises(AnsibleFilterError, match="expects"):
+        f({"selected": []})
+
+
+def test_driver_reboot_now():
+    f = _filter(driver_reboot_required, "driver_reboot_now")
+    assert f({"reboot": "always", "required": "False", "steps": [{}], "reasons": []}) == {
+        "now": True,
+        "why": "packages were installed",
+    }
+    with pytest.raises(AnsibleFilterError, match="never, if_needed or always"):
+        f({"reboot": "sometimes"})
 
 
 def test_install_options_by_component():

@@ -15,6 +15,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._mindcluster imp
     PlanError,
     accelerator_type,
     exporter_plan,
+    exporter_uninstall_steps,
     flag_names,
     healthy_chips,
     label_value,
@@ -357,3 +358,33 @@ def test_the_stack_s_versions_become_the_collection_s_labels():
 )
 def test_a_version_is_made_a_valid_label_value(version, value):
     assert label_value(version) == value
+
+
+def test_exporter_uninstall_removes_the_objects_when_only_play_nodes_select_it():
+    steps = exporter_uninstall_steps(["n1", "n2"], ["n1", "n2"], "n1", "x.tar", False)
+    assert steps == {
+        "remove_objects": True,
+        "stays": False,
+        "wait_pod": True,
+        "remove_image": True,
+    }
+
+
+def test_exporter_uninstall_stays_for_other_nodes():
+    # n3 outside the play still selects it: the DaemonSet stays, and on n1 (still labelled) too.
+    steps = exporter_uninstall_steps(["n1", "n3"], ["n1"], "n1", "x.tar", False)
+    assert steps == {
+        "remove_objects": False,
+        "stays": True,
+        "wait_pod": False,
+        "remove_image": False,
+    }
+    # n2 lost its labels already: the pod leaves it, so its image goes.
+    steps = exporter_uninstall_steps(["n3"], ["n1", "n2"], "n2", "", True)
+    assert steps == {
+        "remove_objects": False,
+        "stays": False,
+        # Check mode: the pod is not waited for; no archive was copied: nothing to remove.
+        "wait_pod": False,
+        "remove_image": False,
+    }
