@@ -26,6 +26,12 @@ options:
     required: true
     type: list
     elements: str
+  inputs:
+    description:
+      - Further inputs of the layer that its variables do not hold, hashed with them - for the
+        C(hccn) layer this host's part of the fleet plan, which other hosts' variables can change.
+    type: raw
+    default: {}
 notes:
   - Values are hashed, never stored. The code part is read once per controller process.
 """
@@ -34,6 +40,10 @@ EXAMPLES = r"""
 - name: Show the fingerprint of npu_driver's inputs
   ansible.builtin.debug:
     msg: "{{ lookup('cubestudio.ascend.layer_fingerprint', 'npu_driver') }}"
+
+- name: Show the fingerprint of hccn's inputs with this host's plan
+  ansible.builtin.debug:
+    msg: "{{ lookup('cubestudio.ascend.layer_fingerprint', 'hccn', inputs=ansible_facts['hccn_plan']) }}"
 """
 
 RETURN = r"""
@@ -124,4 +134,8 @@ class LookupModule(LookupBase):
         digest = hashlib.sha256()
         digest.update(code_hash(role).encode())
         digest.update(json.dumps(values, sort_keys=True, default=str).encode())
+        inputs = kwargs.get("inputs") or {}
+        if inputs:
+            digest.update(b"\0inputs\0")
+            digest.update(json.dumps(inputs, sort_keys=True, default=str).encode())
         return [digest.hexdigest()]

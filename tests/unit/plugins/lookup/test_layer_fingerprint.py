@@ -12,14 +12,14 @@ from ansible.plugins.loader import lookup_loader
 from ansible.template import Templar
 
 
-def fingerprint(role, variables):
+def fingerprint(role, variables, **kwargs):
     loader = DataLoader()
     plugin = lookup_loader.get(
         "cubestudio.ascend.layer_fingerprint",
         loader=loader,
         templar=Templar(loader=loader),
     )
-    return plugin.run([role], variables=variables)[0]
+    return plugin.run([role], variables=variables, **kwargs)[0]
 
 
 def test_same_inputs_same_fingerprint_and_each_change_counts():
@@ -48,3 +48,17 @@ def test_same_inputs_same_fingerprint_and_each_change_counts():
 def test_unknown_role(role):
     with pytest.raises(AnsibleLookupError, match=r"not a role of cubestudio\.ascend"):
         fingerprint(role, {})
+
+
+def test_inputs_beyond_the_variables_count():
+    # hccn: this host's part of the fleet plan, which other hosts' variables can move.
+    variables = {"hccn_subnets": ["10.20.0.0/24"]}
+    plan = {"ports": [{"id": 0, "address": "10.20.0.10"}], "mtu": 9000}
+    bare = fingerprint("hccn", dict(variables))
+    with_plan = fingerprint("hccn", dict(variables), inputs=plan)
+    assert with_plan != bare
+    assert fingerprint("hccn", dict(variables), inputs=dict(plan)) == with_plan
+    moved = {"ports": [{"id": 0, "address": "10.20.0.11"}], "mtu": 9000}
+    assert fingerprint("hccn", dict(variables), inputs=moved) != with_plan
+    # No inputs (the other layers) is the fingerprint of the variables alone.
+    assert fingerprint("hccn", dict(variables), inputs={}) == bare
