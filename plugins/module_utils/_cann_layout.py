@@ -126,7 +126,9 @@ def driver_to_meet(
         }
     else:
         found = {"version": (driver or {}).get("version") or "", "source": "installed"}
-    found["check"] = bool(compat_check) and len(steps or []) > 0 and found["version"] != ""
+    found["check"] = (
+        bool(compat_check) and len(steps or []) > 0 and found["version"] != ""
+    )
     return found
 
 

@@ -142,7 +142,7 @@ def test_exporter_uninstall_steps_reads_each_play_host_node():
         "wait_pod": False,
         "remove_image": False,
     }
-    with pytest.raises(AnsibleFilterError, match="metadata.name"):
+    with pytest.raises(AnsibleFilterError, match=r"metadata\.name"):
         f(dict(inputs, selected=[{}]))
     with pytest.raises(AnsibleFilterError, match="expects"):
         f({"selected": []})
@@ -150,7 +150,9 @@ def test_exporter_uninstall_steps_reads_each_play_host_node():
 
 def test_driver_reboot_now():
     f = _filter(driver_reboot_required, "driver_reboot_now")
-    assert f({"reboot": "always", "required": "False", "steps": [{}], "reasons": []}) == {
+    assert f(
+        {"reboot": "always", "required": "False", "steps": [{}], "reasons": []}
+    ) == {
         "now": True,
         "why": "packages were installed",
     }

@@ -161,7 +161,9 @@ def test_env_steps_refuses_a_missing_script_nothing_installs():
 
 
 def test_env_steps_in_check_mode_before_the_install():
-    steps = env_steps("/etc/cann.env", "/etc/profile.d/cann.sh", False, True, ["install"])
+    steps = env_steps(
+        "/etc/cann.env", "/etc/profile.d/cann.sh", False, True, ["install"]
+    )
     assert steps == {
         "missing_script": False,
         "read_env": False,
