@@ -1,8 +1,7 @@
 # Copyright (c) 2026 cubestudio maintainers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The driver_reboot_required and driver_reboot_now filters: the marker and the reasons ->
-npu_driver_reboot_required; npu_driver_reboot and the run -> whether the role reboots now."""
+"""The driver_reboot_required filter: the marker and the reasons -> npu_driver_reboot_required."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from ansible.errors import AnsibleFilterError
 from ansible.module_utils.parsing.convert_bool import boolean
 
 from ansible_collections.cubestudio.ascend.plugins.module_utils._driver_steps import (
-    reboot_now,
     reboot_required,
 )
 
@@ -63,30 +61,8 @@ def driver_reboot_required(inputs):
     )
 
 
-def driver_reboot_now(inputs):
-    """``{now, why}``; AnsibleFilterError on bad input."""
-    if not isinstance(inputs, dict) or "reboot" not in inputs:
-        raise AnsibleFilterError(
-            "driver_reboot_now expects a dict with reboot, required, steps and reasons"
-        )
-    if inputs["reboot"] not in ("never", "if_needed", "always"):
-        raise AnsibleFilterError(
-            "driver_reboot_now: reboot must be never, if_needed or always, got %r"
-            % (inputs["reboot"],)
-        )
-    return reboot_now(
-        inputs["reboot"],
-        boolean(inputs.get("required", False), strict=False),
-        inputs.get("steps") or [],
-        inputs.get("reasons") or [],
-    )
-
-
 class FilterModule:
     """cubestudio.ascend filters."""
 
     def filters(self):
-        return {
-            "driver_reboot_required": driver_reboot_required,
-            "driver_reboot_now": driver_reboot_now,
-        }
+        return {"driver_reboot_required": driver_reboot_required}

@@ -57,6 +57,19 @@ def _terminated(pod):
     return {}
 
 
+# The pod status the kubelet sets when it refuses a pod at admission, for a device plugin among
+# other causes: "Allocate failed due to ..." while the plugin (re-)registers after a kubelet,
+# runtime or plugin restart (kubelet's lifecycle package, the PodAdmitResult of the device
+# manager).
+ADMISSION_REFUSED = "UnexpectedAdmissionError"
+
+
+def admission_refused(pod) -> bool:
+    """The kubelet refused the pod at admission (it never started)."""
+    status = (pod or {}).get("status") or {}
+    return status.get("phase") == "Failed" and status.get("reason") == ADMISSION_REFUSED
+
+
 def verdict(pod, log, node, resource):
     """{ok, npu_count, phase, engine, cause}: `cause` is empty when the pod saw exactly one NPU."""
     phase = ((pod or {}).get("status") or {}).get("phase") or "unscheduled"
@@ -82,6 +95,19 @@ def verdict(pod, log, node, resource):
     if phase == "Succeeded" and count == 1:
         out["ok"] = True
         out["cause"] = ""
+    elif admission_refused(pod):
+        out["cause"] = (
+            "The kubelet refused the pod at admission (%s: %s): its device plugin was not "
+            "registered or had no healthy %s to allocate, as happens for a while after the "
+            "kubelet, the container engine or the plugin restarts (the role tried twice). Fix: "
+            "wait until kubectl describe node lists the healthy NPUs as allocatable and run the "
+            "role again; if it stays, the device plugin's log names why."
+            % (
+                ADMISSION_REFUSED,
+                ((pod or {}).get("status") or {}).get("message") or "no message",
+                resource,
+            )
+        )
     elif phase in ("Pending", "unscheduled"):
         out["cause"] = (
             "The pod did not run: no free %s on the node (every NPU in use), or it could not "

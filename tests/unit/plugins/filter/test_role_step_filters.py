@@ -15,6 +15,7 @@ from ansible_collections.cubestudio.ascend.plugins.filter import (
     cann_layout,
     cann_packages,
     compat_lines,
+    driver_reboot_now,
     driver_reboot_reasons,
     driver_reboot_required,
     driver_removals,
@@ -149,7 +150,7 @@ def test_exporter_uninstall_steps_reads_each_play_host_node():
 
 
 def test_driver_reboot_now():
-    f = _filter(driver_reboot_required, "driver_reboot_now")
+    f = _filter(driver_reboot_now, "driver_reboot_now")
     assert f(
         {"reboot": "always", "required": "False", "steps": [{}], "reasons": []}
     ) == {

@@ -99,3 +99,36 @@ def test_wrong_types():
         FILTER("pod", "", {}, R)
     with pytest.raises(AnsibleFilterError, match="Node object"):
         FILTER({}, "", "node", R)
+
+
+# The pod status the kubelet writes when its device manager cannot allocate at admission, as on
+# a node whose device plugin is re-registering (kubelet 1.34, pkg/kubelet/lifecycle).
+REFUSED = {
+    "status": {
+        "phase": "Failed",
+        "reason": "UnexpectedAdmissionError",
+        "message": "Pod was rejected: Allocate failed due to no healthy devices present; "
+        "cannot allocate unhealthy devices huawei.com/Ascend910, which is unexpected",
+    }
+}
+
+
+def test_a_pod_refused_at_admission_is_named_and_started_again():
+    from ansible_collections.cubestudio.ascend.plugins.filter.smoke_admission_refused import (
+        FilterModule as Refused,
+    )
+
+    refused = Refused().filters()["smoke_admission_refused"]
+    assert refused(REFUSED) is True
+    # A pod that ran and failed, one still pending, none at all: not refused at admission.
+    assert refused(pod("Failed", terminated={"reason": "Error"})) is False
+    assert refused(pod("Pending")) is False
+    assert refused(None) is False
+    with pytest.raises(AnsibleFilterError):
+        refused("ascend-smoke-node-1")
+    verdict = FILTER(REFUSED, "", node(), R)
+    assert not verdict["ok"] and verdict["phase"] == "Failed"
+    assert "refused the pod at admission (UnexpectedAdmissionError: Pod was rejected" in (
+        verdict["cause"]
+    )
+    assert "tried twice" in verdict["cause"]
