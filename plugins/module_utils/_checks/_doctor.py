@@ -24,6 +24,9 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._toml i
 from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._toml import (
     loads as load_toml,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._mindcluster import (
+    healthy_chips,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._node._chip_map import (
     ChipMapError,
 )
@@ -572,12 +575,6 @@ def _quantity(value) -> int:
         return 0
 
 
-def _healthy_chips(npu_smi) -> int | None:
-    if not isinstance(npu_smi, dict) or not npu_smi.get("npus"):
-        return None
-    return sum(1 for _npu, chip in _chips(npu_smi) if chip.get("health") == "OK")
-
-
 def _pod_ready(pod: dict) -> bool:
     status = pod.get("status") or {}
     if status.get("phase") != "Running":
@@ -866,7 +863,11 @@ def _check_kubernetes(out: _Findings, k8s: dict, npu_smi, facts: dict) -> None:
         )
     allocatable = _npu_resources((node.get("status") or {}).get("allocatable"))
     total = sum(_quantity(v) for k, v in allocatable.items() if k.count("-") == 0)
-    healthy = _healthy_chips(npu_smi)
+    healthy = (
+        healthy_chips(npu_smi)
+        if isinstance(npu_smi, dict) and npu_smi.get("npus")
+        else None
+    )
     expected = healthy if healthy is not None else facts.get("pci_npu_count") or 0
     if total == 0 and expected:
         out.add(

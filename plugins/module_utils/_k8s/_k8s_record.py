@@ -23,6 +23,10 @@ from __future__ import annotations
 import hashlib
 import json
 
+from ansible_collections.cubestudio.ascend.plugins.module_utils._values import (
+    int_or_none,
+)
+
 SPEC_ANNOTATION = "cubestudio.ascend/spec-hash"
 SMOKE_CHOICES = ("changed", "always", "never")
 _CLUSTER_SCOPED = frozenset(
@@ -195,13 +199,6 @@ def pod_ready(pods) -> bool:
     return bool(statuses) and all(s.get("ready") for s in statuses)
 
 
-def _int(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
-
-
 def node_record(node: dict | None, layer: str) -> dict | None:
     """The layer's record on a live Node (None when absent or unreadable)."""
     if not node:
@@ -300,8 +297,10 @@ def decide(params: dict) -> dict:
         reasons.append("no ready pod of the layer on the node")
     resource = params.get("resource")
     if resource and node:
-        expected = _int(params.get("expected_allocatable"))
-        have = _int(((node.get("status") or {}).get("allocatable") or {}).get(resource))
+        expected = int_or_none(params.get("expected_allocatable"))
+        have = int_or_none(
+            ((node.get("status") or {}).get("allocatable") or {}).get(resource)
+        )
         if expected is not None and have != expected:
             reasons.append(
                 "allocatable %s is %s, %s healthy chips expected"

@@ -20,6 +20,10 @@ from __future__ import annotations
 
 import json
 
+from ansible_collections.cubestudio.ascend.plugins.module_utils._values import (
+    int_or_none,
+)
+
 __all__ = [
     "SCHEMA",
     "ChipMapError",
@@ -36,10 +40,6 @@ _FIELDS = ("npu", "phy_id", "logic_id", "davinci")
 
 class ChipMapError(ValueError):
     """Input that is neither npu_smi_facts' result nor a recorded chip map."""
-
-
-def _int(value):
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def current(npu_smi) -> list:
@@ -61,16 +61,16 @@ def current(npu_smi) -> list:
             bus = chip.get("bus_id")
             if not isinstance(bus, str) or not bus.strip():
                 continue
-            phy = _int(chip.get("phy_id"))
-            logic = _int(chip.get("device"))
+            phy = int_or_none(chip.get("phy_id"))
+            logic = int_or_none(chip.get("device"))
             davinci = phy if phy is not None else logic
             if davinci is None and len(own) == 1:
-                davinci = _int(npu.get("id"))
+                davinci = int_or_none(npu.get("id"))
             chips.append(
                 {
                     "bus_id": bus.strip().lower(),
-                    "npu": _int(npu.get("id")),
-                    "chip": _int(chip.get("chip")),
+                    "npu": int_or_none(npu.get("id")),
+                    "chip": int_or_none(chip.get("chip")),
                     "phy_id": phy,
                     "logic_id": logic,
                     "davinci": davinci,

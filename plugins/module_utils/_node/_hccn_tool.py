@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 
 TOOL = "/usr/local/Ascend/driver/tools/hccn_tool"
-CONF = "/etc/hccn.conf"
 BUSY_RC = 11  # hccn_tool is busy, please try again. (0x300B & 0xFF)
 NO_IP_RC = 13  # Get ipconf failed, because no ip was preset there!
 NO_GATEWAY_RC = 2  # Get gateway failed, because no gateway was preset there!

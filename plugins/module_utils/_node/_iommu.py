@@ -10,6 +10,10 @@
 
 from __future__ import annotations
 
+from ansible_collections.cubestudio.ascend.plugins.module_utils._values import (
+    int_or_none,
+)
+
 __all__ = [
     "IommuError",
     "check",
@@ -74,16 +78,6 @@ def _matches(params: dict, wanted: list) -> list:
     return hits
 
 
-def _int(value):
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    return None
-
-
 def _text(rule: dict, key: str) -> str:
     return " ".join(rule[key].split())
 
@@ -123,7 +117,7 @@ def check(cmdline, devices, rules: dict) -> list:
     for device in devices or []:
         if not isinstance(device, dict):
             raise IommuError("each item of devices must be a dict")
-        count = _int(device.get("sriov_numvfs"))
+        count = int_or_none(device.get("sriov_numvfs"))
         if count:
             with_vfs.append("%s (%d)" % (device.get("bus_id"), count))
     if with_vfs:
@@ -158,13 +152,13 @@ def preflight_results(cmdline, devices, rules: dict) -> list:
             " ".join(shown) if shown else "no IOMMU parameter"
         )
     functions = [d for d in devices or [] if isinstance(d, dict)]
-    capable = [d for d in functions if _int(d.get("sriov_numvfs")) is not None]
+    capable = [d for d in functions if int_or_none(d.get("sriov_numvfs")) is not None]
     sriov_message = (
         "%d NPU PCI function(s), %d with SR-IOV, %d virtual function(s) enabled"
         % (
             len(functions),
             len(capable),
-            sum(_int(d.get("sriov_numvfs")) or 0 for d in capable),
+            sum(int_or_none(d.get("sriov_numvfs")) or 0 for d in capable),
         )
     )
     out = []

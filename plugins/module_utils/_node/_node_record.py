@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 
 from ansible_collections.cubestudio.ascend.plugins.module_utils._node import _chip_map
+from ansible_collections.cubestudio.ascend.plugins.module_utils._values import (
+    int_or_none,
+)
 
 __all__ = [
     "ARGUMENT_SPEC",
@@ -76,16 +79,6 @@ def _dict(value, what: str) -> dict:
     if not isinstance(value, dict):
         raise RecordError(f"{what} must be a dict, got {type(value).__name__}")
     return value
-
-
-def _int(value):
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    return None
 
 
 def _truncate(text: str, length: int) -> str:
@@ -165,7 +158,9 @@ def _kubernetes(params: dict, chips: list) -> dict:
     status = _dict(node.get("status"), "k8s_node.status") if node else {}
     for key, value in sorted(_dict(status.get("allocatable"), "allocatable").items()):
         if key.startswith("huawei.com/"):
-            allocatable[key] = _int(value) if _int(value) is not None else value
+            allocatable[key] = (
+                int_or_none(value) if int_or_none(value) is not None else value
+            )
     npus = [v for k, v in allocatable.items() if _NPU_RESOURCE.fullmatch(k)]
     allocatable_npus = (
         sum(v for v in npus if isinstance(v, int)) if node and enabled else None

@@ -574,6 +574,29 @@ def test_fewer_allocatable_than_healthy_chips(healthy):
     assert (finding["row"], finding["severity"]) == ("T25", "warning")
 
 
+def test_allocatable_is_held_to_the_healthy_chips_else_the_pci_count(healthy):
+    """The count of healthy chips is _mindcluster.healthy_chips (the device plugin's own rule);
+    without npu-smi's view the doctor holds allocatable to the chips on the PCI bus."""
+    healthy["npu_smi"]["npus"][1]["chips"][0]["health"] = "Warning"
+    healthy["kubernetes"] = cluster(
+        node=node(allocatable={"huawei.com/Ascend910": "7"})
+    )
+    assert "T25" not in rows(healthy)
+    healthy["kubernetes"] = cluster(
+        node=node(allocatable={"huawei.com/Ascend910": "6"})
+    )
+    (t25,) = [f for f in diagnose(TABLE, healthy, CATALOGUE) if f["row"] == "T25"]
+    assert "Ascend910: 6 allocatable for 7 healthy chip(s)" in t25["symptom"]
+    # no chip in npu-smi's view: held to the chips on the PCI bus, not to 0
+    healthy["npu_smi"] = {"npus": []}
+    pci = healthy["ascend"]["pci_npu_count"]
+    healthy["kubernetes"] = cluster(
+        node=node(allocatable={"huawei.com/Ascend910": str(pci - 1)})
+    )
+    (t25,) = [f for f in diagnose(TABLE, healthy, CATALOGUE) if f["row"] == "T25"]
+    assert "%d allocatable for %d healthy chip(s)" % (pci - 1, pci) in t25["symptom"]
+
+
 def test_kubelet_socket(healthy):
     healthy["kubernetes"] = cluster(
         kubelet_socket={

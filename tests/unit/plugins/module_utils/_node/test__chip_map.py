@@ -153,6 +153,25 @@ def test_bad_npu_smi_input_is_refused():
         chip_map.current({"npus": ["0"]})
 
 
+def test_numbers_are_read_as_int_or_none():
+    """The ids go through _values.int_or_none: a fact whose numbers came back as text (a JSON
+    fact cache written by hand, a template) gives the same map; a value that is no whole
+    number (NA, a bool) is no id."""
+    as_text = copy.deepcopy(SMI_A3)
+    for npu in as_text["npus"]:
+        npu["id"] = str(npu["id"])
+        for chip in npu["chips"]:
+            chip["chip"] = str(chip["chip"])
+            chip["phy_id"] = str(chip["phy_id"])
+    assert chip_map.current(as_text) == chip_map.current(SMI_A3)
+    odd = copy.deepcopy(SMI_A3)
+    odd["npus"][0]["chips"][0]["phy_id"] = "NA"
+    odd["npus"][0]["chips"][1]["phy_id"] = True
+    chips = {c["bus_id"]: c for c in chip_map.current(odd)}
+    for chip in odd["npus"][0]["chips"][:2]:
+        assert chips[chip["bus_id"].lower()]["phy_id"] is None
+
+
 def test_the_doctor_names_the_moved_chips_in_a_t47_finding():
     record = chip_map.record(chip_map.current(SMI_910B3))
     out = _Findings(TABLE, [])
