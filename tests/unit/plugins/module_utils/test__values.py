@@ -24,8 +24,9 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._values import (
     ],
 )
 def test_whole_numbers_are_read(value, expected):
-    assert int_or_none(value) == expected
-    assert type(int_or_none(value)) is int
+    read = int_or_none(value)
+    assert read == expected
+    assert isinstance(read, int) and not isinstance(read, bool)
 
 
 @pytest.mark.parametrize(
