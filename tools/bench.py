@@ -501,8 +501,10 @@ def in_process():
     sys.path.insert(0, os.path.join(ROOT, ".build", "collections"))
     import yaml
 
-    from ansible_collections.cubestudio.ascend.plugins.module_utils import (
+    from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s import (
         _mindcluster,
+    )
+    from ansible_collections.cubestudio.ascend.plugins.module_utils._node import (
         _node_plan,
         _npu_smi,
     )

@@ -19,7 +19,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 # The collection tree of `make setup`: the release sets come from the lookup's own code.
 sys.path.insert(0, str(ROOT / ".build" / "collections"))
-from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (  # noqa: E402
+from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._matrix import (  # noqa: E402
     MatrixError,
     release_set,
 )

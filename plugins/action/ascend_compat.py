@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Action plugin of cubestudio.ascend.ascend_compat: runs on the controller, nothing on the target.
 
-Documentation: plugins/modules/ascend_compat.py. Logic: plugins/module_utils/_compat.py.
+Documentation: plugins/modules/ascend_compat.py. Logic: plugins/module_utils/_compat/.
 """
 
 from __future__ import annotations
@@ -12,10 +12,12 @@ import os
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._evaluation import (
     ARGUMENT_SPEC,
-    MatrixError,
     evaluate,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._matrix import (
+    MatrixError,
     validate_matrix,
 )
 from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (

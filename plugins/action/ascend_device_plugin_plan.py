@@ -3,15 +3,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Action plugin of cubestudio.ascend.ascend_device_plugin_plan: runs on the controller only.
 
-Documentation: plugins/modules/ascend_device_plugin_plan.py. Logic: plugins/module_utils/_mindcluster.py.
+Documentation: plugins/modules/ascend_device_plugin_plan.py. Logic: plugins/module_utils/_k8s/_mindcluster.py.
 """
 
 from __future__ import annotations
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._mindcluster import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._mindcluster import (
     ARGUMENT_SPEC as PLAN_SPEC,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._mindcluster import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._mindcluster import (
     PlanError,
     plan,
     validate_catalogue,

@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Action plugin of cubestudio.ascend.ascend_doctor: runs on the controller only.
 
-Documentation: plugins/modules/ascend_doctor.py. Logic: plugins/module_utils/_doctor.py.
+Documentation: plugins/modules/ascend_doctor.py. Logic: plugins/module_utils/_checks/_doctor.py.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import os
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._doctor import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._doctor import (
     ARGUMENT_SPEC,
     DoctorError,
     diagnose,
@@ -21,11 +21,11 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._doctor import (
     temperature_threshold,
     validate_rows,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._iommu import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._iommu import (
     IommuError,
     validate_rules,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._node_plan import (
     PlanError,
     validate_catalogue,
 )

@@ -3,12 +3,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Action plugin of cubestudio.ascend.ascend_exporter_plan: runs on the controller only.
 
-Documentation: plugins/modules/ascend_exporter_plan.py. Logic: plugins/module_utils/_mindcluster.py.
+Documentation: plugins/modules/ascend_exporter_plan.py. Logic: plugins/module_utils/_k8s/_mindcluster.py.
 """
 
 from __future__ import annotations
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._mindcluster import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._mindcluster import (
     EXPORTER_ARGUMENT_SPEC,
     PlanError,
     exporter_plan,

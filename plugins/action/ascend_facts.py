@@ -2,7 +2,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Controller side of ascend_facts: with ``reuse``, answer from the facts this run already read
-with the same options (module_utils/_facts_reuse.py decides); otherwise run the module on the
+with the same options (module_utils/_node/_facts_reuse.py decides); otherwise run the module on the
 node and stamp its facts (``ansible_facts.ascend.read``) when ``reuse`` asked for it."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ansible.errors import AnsibleActionFail
 from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._facts_reuse import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._facts_reuse import (
     reusable,
     stamp,
 )

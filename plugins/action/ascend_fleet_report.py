@@ -3,15 +3,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Action plugin of cubestudio.ascend.ascend_fleet_report: runs on the controller only.
 
-Documentation: plugins/modules/ascend_fleet_report.py. Logic: plugins/module_utils/_fleet_report.py.
+Documentation: plugins/modules/ascend_fleet_report.py. Logic: plugins/module_utils/_checks/_fleet_report.py.
 """
 
 from __future__ import annotations
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._fleet_report import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._fleet_report import (
     ARGUMENT_SPEC as REPORT_SPEC,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._fleet_report import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._fleet_report import (
     ReportError,
     build,
 )

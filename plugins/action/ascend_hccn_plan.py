@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Action plugin of cubestudio.ascend.ascend_hccn_plan: runs on the controller only.
 
-Documentation: plugins/modules/ascend_hccn_plan.py. Logic: plugins/module_utils/_hccn.py.
+Documentation: plugins/modules/ascend_hccn_plan.py. Logic: plugins/module_utils/_node/_hccn.py.
 Without ``requests`` it collects the fact ``hccn_request`` of every host of the play
 (``ansible_play_hosts_all``) from ``hostvars``: each host's request is set by the role's
 gather, so the plan sees the whole fleet.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._hccn import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._hccn import (
     PLAN_ARGUMENT_SPEC,
     HccnPlanError,
     fleet_plan,

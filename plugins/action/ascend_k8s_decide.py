@@ -3,12 +3,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Action plugin of cubestudio.ascend.ascend_k8s_decide: runs on the controller only.
 
-Documentation: plugins/modules/ascend_k8s_decide.py. Logic: plugins/module_utils/_k8s_record.py.
+Documentation: plugins/modules/ascend_k8s_decide.py. Logic: plugins/module_utils/_k8s/_k8s_record.py.
 """
 
 from __future__ import annotations
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s_record import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._k8s_record import (
     DECIDE_ARGUMENT_SPEC,
     RecordError,
     decide_layer,

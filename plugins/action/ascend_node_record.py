@@ -3,15 +3,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Action plugin of cubestudio.ascend.ascend_node_record: runs on the controller only.
 
-Documentation: plugins/modules/ascend_node_record.py. Logic: plugins/module_utils/_node_record.py.
+Documentation: plugins/modules/ascend_node_record.py. Logic: plugins/module_utils/_node/_node_record.py.
 """
 
 from __future__ import annotations
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._node_record import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._node_record import (
     ARGUMENT_SPEC as RECORD_SPEC,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._node_record import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._node_record import (
     RecordError,
     build,
 )

@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Action plugin of cubestudio.ascend.ascend_package_verify: runs on the controller only.
 
-Documentation: plugins/modules/ascend_package_verify.py. Logic: plugins/module_utils/_signature.py.
+Documentation: plugins/modules/ascend_package_verify.py. Logic: plugins/module_utils/_installers/_signature.py.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import subprocess
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._signature import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._signature import (
     ARGUMENT_SPEC,
     VerifyError,
     verify,

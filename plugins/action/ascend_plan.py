@@ -3,15 +3,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Action plugin of cubestudio.ascend.ascend_plan: runs on the controller only.
 
-Documentation: plugins/modules/ascend_plan.py. Logic: plugins/module_utils/_node_plan.py.
+Documentation: plugins/modules/ascend_plan.py. Logic: plugins/module_utils/_node/_node_plan.py.
 """
 
 from __future__ import annotations
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._node_plan import (
     ARGUMENT_SPEC as PLAN_SPEC,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._node_plan import (
     PlanError,
     plan,
     validate_catalogue,

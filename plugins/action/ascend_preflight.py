@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Action plugin of cubestudio.ascend.ascend_preflight: runs on the controller only.
 
-Documentation: plugins/modules/ascend_preflight.py. Logic: plugins/module_utils/_preflight.py.
+Documentation: plugins/modules/ascend_preflight.py. Logic: plugins/module_utils/_checks/_preflight.py.
 """
 
 from __future__ import annotations
@@ -13,18 +13,18 @@ import os
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
-    MatrixError,
-    validate_matrix,
-)
-from ansible_collections.cubestudio.ascend.plugins.module_utils._iommu import (
-    IommuError,
-    validate_rules,
-)
-from ansible_collections.cubestudio.ascend.plugins.module_utils._preflight import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._preflight import (
     ARGUMENT_SPEC,
     PreflightError,
     run,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._matrix import (
+    MatrixError,
+    validate_matrix,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._iommu import (
+    IommuError,
+    validate_rules,
 )
 from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (
     DATA_DIR,

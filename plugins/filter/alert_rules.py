@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._alert_rules import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._alert_rules import (
     with_durations,
 )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 from ansible.module_utils.parsing.convert_bool import boolean
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._cann_layout import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._cann_layout import (
     installed_packages,
     layout,
 )
@@ -21,7 +21,7 @@ author: cubestudio maintainers (@cubestudio)
 description:
   - For the wanted CANN version, the C(latest) links (before CANN 8.5.0) or the C(cann) link (8.5.0 and later)
     that do not point at it yet, and the path of its C(set_env.sh).
-  - The decision of the cann_toolkit role's configure step, in Python (C(plugins/module_utils/_cann_layout.py)).
+  - The decision of the cann_toolkit role's configure step, in Python (C(plugins/module_utils/_installers/_cann_layout.py)).
 options:
   _input:
     description:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._cann_layout import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._cann_layout import (
     installed_packages,
 )
 

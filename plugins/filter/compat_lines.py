@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._refusals import (
     finding_lines,
 )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 from ansible.module_utils.parsing.convert_bool import boolean
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._runtime_steps import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._runtime_steps import (
     containerd_restart as _containerd_restart,
 )
 
@@ -22,7 +22,7 @@ description:
   - containerd came back when it was restarted, answered and its CRI plugin is C(ok) (P(cubestudio.ascend.cri_plugin_state#filter));
     in check mode (nothing restarted) always. When it did not, the previous file goes back - C(copy) from the
     backup the edit kept, or C(remove) when there was no file before.
-  - The decision of the ascend_runtime role's containerd handlers, in Python (C(plugins/module_utils/_runtime_steps.py)).
+  - The decision of the ascend_runtime role's containerd handlers, in Python (C(plugins/module_utils/_engines/_runtime_steps.py)).
 options:
   _input:
     description:

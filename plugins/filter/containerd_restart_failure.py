@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._runtime_steps import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._runtime_steps import (
     containerd_failure,
 )
 
@@ -19,7 +19,7 @@ author: cubestudio maintainers (@cubestudio)
 description:
   - The cause (the restart failed, no answer in time, or the CRI plugin not C(ok)), how the previous file went back
     (from the backup, or removed), whether containerd answers again with it, and the last lines of its journal.
-  - The refusal of the ascend_runtime role's containerd handlers, in Python (C(plugins/module_utils/_runtime_steps.py)).
+  - The refusal of the ascend_runtime role's containerd handlers, in Python (C(plugins/module_utils/_engines/_runtime_steps.py)).
 options:
   _input:
     description:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._doctor import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._doctor import (
     plugin_pod,
 )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 from ansible.module_utils.parsing.convert_bool import boolean
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._driver_steps import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._driver_steps import (
     reboot_required,
 )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._node_plan import (
     account_problems,
 )
 

@@ -10,7 +10,7 @@ import tarfile
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._image_load import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._image_load import (
     archive_digests,
 )
 

@@ -10,7 +10,7 @@ import os
 import yaml
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._iommu import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._iommu import (
     IommuError,
     preflight_results,
     validate_rules,

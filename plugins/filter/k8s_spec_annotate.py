@@ -8,7 +8,7 @@ from __future__ import annotations
 import yaml
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils import _k8s_record
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s import _k8s_record
 
 DOCUMENTATION = r"""
 name: k8s_spec_annotate

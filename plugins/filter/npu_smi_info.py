@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._npu_smi import (
     NPU_SMI_ERROR_HINTS,
     NpuSmiParseError,
     npu_smi_error,

@@ -10,7 +10,7 @@ import base64
 import yaml
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._runtime_steps import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._runtime_steps import (
     CGROUP_DRIVERS,
     cgroup_options,
 )
@@ -24,7 +24,7 @@ description:
   - The cgroup driver is the setting, or with C(auto) the C(cgroupDriver) of kubelet's configuration file; the
     runtime's C(SystemdCgroup) option follows from it (C(systemd) true, C(cgroupfs) false). An unknown driver
     (C(auto) without the file or the key) gives no option, the runtime then keeps the setting of C(runc).
-  - The decision of the ascend_runtime role's preflight, in Python (C(plugins/module_utils/_runtime_steps.py)).
+  - The decision of the ascend_runtime role's preflight, in Python (C(plugins/module_utils/_engines/_runtime_steps.py)).
   - A kubelet configuration that is not YAML fails with the reason.
 options:
   _input:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 from ansible.module_utils.parsing.convert_bool import boolean
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._runtime_steps import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._runtime_steps import (
     engine_choice,
 )
 
@@ -21,7 +21,7 @@ description:
   - From the answer of M(cubestudio.ascend.container_engine_info) and the host's services, the engines to wire,
     the ones without a service on the host, the refusal sentence when there is no engine or one is missing,
     whether kubelet runs and whether it is restarted after containerd.
-  - The decision of the ascend_runtime role's preflight, in Python (C(plugins/module_utils/_runtime_steps.py)).
+  - The decision of the ascend_runtime role's preflight, in Python (C(plugins/module_utils/_engines/_runtime_steps.py)).
 options:
   _input:
     description:

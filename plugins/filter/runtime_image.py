@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 from ansible.module_utils.parsing.convert_bool import boolean
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._runtime_steps import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._runtime_steps import (
     image_state,
 )
 
@@ -20,7 +20,7 @@ author: cubestudio maintainers (@cubestudio)
 description:
   - Docker has the image when C(docker image inspect) exits 0, containerd when C(ctr images ls --quiet) prints it.
     Without the image and without leave to pull it, the reason the check is skipped.
-  - The decision of the ascend_runtime role's verify step, in Python (C(plugins/module_utils/_runtime_steps.py)).
+  - The decision of the ascend_runtime role's verify step, in Python (C(plugins/module_utils/_engines/_runtime_steps.py)).
 options:
   _input:
     description:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._runtime_steps import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._runtime_steps import (
     package_steps,
 )
 
@@ -20,7 +20,7 @@ description:
   - C(install), C(upgrade) and C(uninstall) are one run of the package each, C(reinstall) is an uninstall, then an
     install. The engine file is the one of the install scene (Docker's C(daemon.json) or containerd's
     C(config.toml)), which the installer rewrites.
-  - The decision of the ascend_runtime role's install step, in Python (C(plugins/module_utils/_runtime_steps.py)).
+  - The decision of the ascend_runtime role's install step, in Python (C(plugins/module_utils/_engines/_runtime_steps.py)).
 options:
   _input:
     description:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 from ansible.module_utils.parsing.convert_bool import boolean
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._runtime_steps import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._runtime_steps import (
     verify_decision,
 )
 
@@ -22,7 +22,7 @@ description:
     or without the NPU driver's C(npu-smi); the reason is returned, '' when it can run.
   - The default runtime of the kubelet's engine is checked when there is a kubelet, the runtime is to be the
     default, not in check mode and not on an engine that still runs its previous file.
-  - The decision of the ascend_runtime role's verify step, in Python (C(plugins/module_utils/_runtime_steps.py)).
+  - The decision of the ascend_runtime role's verify step, in Python (C(plugins/module_utils/_engines/_runtime_steps.py)).
 options:
   _input:
     description:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._smoke import verdict
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._smoke import (
+    verdict,
+)
 
 DOCUMENTATION = r"""
 name: smoke_verdict

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._space import shortfalls
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._space import (
+    shortfalls,
+)
 
 DOCUMENTATION = r"""
 name: space_shortfalls

@@ -77,7 +77,7 @@ import os
 from ansible.errors import AnsibleLookupError
 from ansible.plugins.lookup import LookupBase
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._matrix import (
     MatrixError,
     release_set,
     validate_matrix,

@@ -21,7 +21,7 @@ description:
     verifies and reports the files the roles install (a hot-patch C(npu_driver_file) too).
 options: {}
 notes:
-  - The variables and their defaults are C(INPUT_VARIABLES) in C(plugins/module_utils/_node_plan.py);
+  - The variables and their defaults are C(INPUT_VARIABLES) in C(plugins/module_utils/_node/_node_plan.py);
     a unit test holds the defaults equal to the roles' C(defaults/main.yml).
 """
 
@@ -44,7 +44,7 @@ _raw:
 from ansible.errors import AnsibleLookupError
 from ansible.plugins.lookup import LookupBase
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._node_plan import (
     PlanError,
     plan_inputs,
 )

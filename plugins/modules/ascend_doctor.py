@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 # Documentation only: the action plugin plugins/action/ascend_doctor.py does the work on the
-# controller, with the logic in plugins/module_utils/_doctor.py.
+# controller, with the logic in plugins/module_utils/_checks/_doctor.py.
 
 from __future__ import annotations
 

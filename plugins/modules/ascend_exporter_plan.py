@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 # Documentation only: the action plugin plugins/action/ascend_exporter_plan.py does the work on
-# the controller, with the logic in plugins/module_utils/_mindcluster.py.
+# the controller, with the logic in plugins/module_utils/_k8s/_mindcluster.py.
 
 from __future__ import annotations
 

@@ -515,13 +515,15 @@ from collections import Counter
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers import (
     _ascend_files as files,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._layer_state import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._layer_state import (
     read_layers,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._pci import scan_sysfs
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._pci import (
+    scan_sysfs,
+)
 
 
 def _most_common(values: list):

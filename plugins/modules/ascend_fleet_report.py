@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 # Documentation only: the action plugin plugins/action/ascend_fleet_report.py does the work on the
-# controller, with the logic in plugins/module_utils/_fleet_report.py.
+# controller, with the logic in plugins/module_utils/_checks/_fleet_report.py.
 
 from __future__ import annotations
 

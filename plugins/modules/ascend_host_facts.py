@@ -131,7 +131,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._host import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._host import (
     find_program,
     kernel_headers,
     parse_mountinfo,

@@ -130,11 +130,11 @@ recorded:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._ascend_files import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._ascend_files import (
     parse_info_file,
     read_text,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._installer import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._installer import (
     InstallOptionsError,
     install_options,
     recorded_settings,

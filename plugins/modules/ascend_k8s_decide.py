@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 # Documentation only: the action plugin plugins/action/ascend_k8s_decide.py does the work on the
-# controller, with the logic in plugins/module_utils/_k8s_record.py.
+# controller, with the logic in plugins/module_utils/_k8s/_k8s_record.py.
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ description:
     talks to the API, once for the play (C(run_once)) - it reads every node of the play at once.
   - Each object comes back trimmed to what the decision needs (names, labels, annotations,
     generation, deletionTimestamp and status; a Node without its image list).
-  - Reads only. The decision lives in the collection's private C(module_utils._k8s_record).
+  - Reads only. The decision lives in the collection's private C(module_utils._k8s._k8s_record).
 options:
   kubeconfig:
     description: The kubeconfig; empty means the library's default (C(~/.kube/config)).
@@ -107,7 +107,7 @@ import traceback
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils import _k8s_record
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s import _k8s_record
 
 try:
     from kubernetes import config as k8s_config

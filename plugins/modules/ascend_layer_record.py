@@ -114,7 +114,7 @@ import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._layer_state import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._layer_state import (
     LayerStateError,
     build_record,
     record_path,

@@ -215,7 +215,7 @@ import time
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._installer import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._installer import (
     ACTIONS,
     build_command,
     diagnose,

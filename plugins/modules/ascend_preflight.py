@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 # Documentation only: the action plugin plugins/action/ascend_preflight.py does the work on the
-# controller, with the logic in plugins/module_utils/_preflight.py.
+# controller, with the logic in plugins/module_utils/_checks/_preflight.py.
 
 from __future__ import annotations
 

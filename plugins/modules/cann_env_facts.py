@@ -106,7 +106,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._env_script import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._env_script import (
     SCRIPT,
     EnvDumpError,
     changes,

@@ -22,7 +22,7 @@ description:
     engine reads its configuration (C(containerd config dump), C(docker info)) and returns, in
     RV(problem), why it is not O(runtime_name) (troubleshooting row T22), naming Docker's
     C(daemon.json) when only that file has it.
-  - Reads only. The decision lives in the collection's private C(module_utils._kubelet_engine).
+  - Reads only. The decision lives in the collection's private C(module_utils._engines._kubelet_engine).
 options:
   engine:
     description: C(ascend_runtime_engine) - C(auto), C(docker) or C(containerd).
@@ -163,7 +163,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._kubelet_engine import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._kubelet_engine import (
     EngineRefusal,
     containerd_default_runtime,
     decide_engines,

@@ -108,7 +108,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._image_load import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._image_load import (
     ImageLoadError,
     digest_command,
     digest_matches,

@@ -284,7 +284,7 @@ import os
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.text.converters import to_text
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._config_file import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._config_file import (
     read_record,
     read_text,
     remove,
@@ -292,19 +292,19 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._config_file imp
     stage,
     write_record,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._containerd_config import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._containerd_config import (
     ContainerdConfigError,
     RuntimeSpec,
     check_dump,
     edit_config,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._engine_original import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._engine_original import (
     OriginalRecordError,
     load_record,
     next_record,
     plan_restore,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._toml import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._toml import (
     TomlError,
     loads,
 )

@@ -199,7 +199,7 @@ import os
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.text.converters import to_text
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._config_file import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._config_file import (
     read_record,
     read_text,
     remove,
@@ -207,12 +207,12 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._config_file imp
     stage,
     write_record,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._docker_json import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._docker_json import (
     DaemonJsonError,
     edit_daemon_json,
     load,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._engine_original import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._engine_original import (
     OriginalRecordError,
     load_record,
     next_record,

@@ -107,7 +107,7 @@ import time
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._hccn_tool import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._hccn_tool import (
     BUSY_RC,
     NO_GATEWAY_RC,
     NO_IP_RC,

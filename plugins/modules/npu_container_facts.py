@@ -49,7 +49,7 @@ extends_documentation_fragment:
   - cubestudio.ascend.attributes.facts_module
 notes:
   - Run it as root (C(become)); the engines' sockets are not readable by other users.
-  - Parsing lives in the collection's private C(module_utils._containers) and is unit-tested on
+  - Parsing lives in the collection's private C(module_utils._engines._containers) and is unit-tested on
     real C(docker inspect) and C(ctr containers info) output.
   - A container that sets C(ASCEND_VISIBLE_DEVICES) but runs with plain C(runc) is counted too;
     the variable alone cannot tell which runtime will read it.
@@ -165,7 +165,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._containers import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._containers import (
     ContainersParseError,
     containerd_usage,
     docker_is_down,

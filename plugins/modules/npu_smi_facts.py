@@ -52,7 +52,7 @@ notes:
   - A hanging C(npu-smi) fails the task after O(timeout) seconds instead of hanging the play.
   - C(npu-smi) needs the devices C(/dev/davinci_manager), C(/dev/devmm_svm) and C(/dev/hisi_hdc);
     run the module as root (C(become)) on hosts where they are not readable by the remote user.
-  - Parsing lives in the collection's private C(module_utils._npu_smi) and is unit-tested on real
+  - Parsing lives in the collection's private C(module_utils._node._npu_smi) and is unit-tested on real
     outputs.
 seealso:
   - module: cubestudio.ascend.ascend_facts
@@ -333,7 +333,7 @@ import time
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._npu_smi import (
     NPU_SMI_ERROR_HINTS,
     NpuSmiParseError,
     excerpt,

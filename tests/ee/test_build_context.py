@@ -78,7 +78,7 @@ def test_the_collection_tarball_is_this_checkout_with_its_ee_metadata():
         "meta/ee-requirements.txt",
         "bindep.txt",
         "plugins/action/ascend_package_verify.py",
-        "plugins/module_utils/_signature.py",
+        "plugins/module_utils/_installers/_signature.py",
     } <= members
     assert not any(m.startswith(("tests/", ".build/", ".venv/")) for m in members)
 

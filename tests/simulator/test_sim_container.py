@@ -21,7 +21,7 @@ import pytest
 from ascend_sim import artifacts, catalog
 from simutil import HERE
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils import _npu_smi
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node import _npu_smi
 
 pytestmark = pytest.mark.container
 

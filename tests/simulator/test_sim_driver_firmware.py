@@ -17,7 +17,7 @@ import time
 import pytest
 from simutil import driver_pkg, firmware_pkg, read_fixture
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils import _npu_smi
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node import _npu_smi
 
 STAMP = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

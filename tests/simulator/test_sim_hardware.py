@@ -13,7 +13,10 @@ import pytest
 from ascend_sim import hardware, lspci
 from simutil import read_fixture
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils import _npu_smi, _pci
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node import (
+    _npu_smi,
+    _pci,
+)
 
 
 def lspci_out(sim, *args):

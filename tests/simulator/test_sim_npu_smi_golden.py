@@ -29,7 +29,7 @@ import pytest
 from ascend_sim import npusmi
 from simutil import HERE, read_fixture
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils import _npu_smi
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node import _npu_smi
 
 GOLDEN = sorted(glob.glob(os.path.join(HERE, "golden", "*.json")))
 

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 from simutil import driver_pkg, runtime_pkg
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils import _npu_smi
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node import _npu_smi
 
 WRAPPER = "/usr/local/Ascend/Ascend-Docker-Runtime/ascend-docker-runtime"
 MANAGEMENT = ["/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc"]

@@ -2,7 +2,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The simulated packages are signed like Huawei's, and the controller-side check of the collection
-(module_utils/_signature.py through the ascend_package_verify action's runner) accepts a good
+(module_utils/_installers/_signature.py through the ascend_package_verify action's runner) accepts a good
 package and refuses a tampered one, one signed by a revoked certificate, and one of another CA."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ascend_sim import signing
 from ansible_collections.cubestudio.ascend.plugins.action.ascend_package_verify import (
     run_command,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._signature import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._signature import (
     VerifyError,
     sha256_of,
     verify,

@@ -22,10 +22,8 @@ import pytest
 import yaml
 from ansible_run import ROOT
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils import (
-    _mindcluster,
-    _npu_smi,
-)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s import _mindcluster
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node import _npu_smi
 
 RESOURCE = "huawei.com/Ascend910"
 SIM = "/opt/ascend-sim/bin/ascend-sim"

@@ -26,7 +26,7 @@ import pytest
 from ansible_run import ROOT, playbook, recap, task_status, validate_schemas
 from bed import docker
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._alert_rules import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._alert_rules import (
     with_durations,
 )
 

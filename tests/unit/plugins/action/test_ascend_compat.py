@@ -163,7 +163,7 @@ def test_through_the_ansible_cli(ansible_adhoc):
 
 def test_documentation_matches_the_argument_spec():
     """validate-modules cannot see the action plugin's spec, so compare them here."""
-    from ansible_collections.cubestudio.ascend.plugins.module_utils._compat import (
+    from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._evaluation import (
         ARGUMENT_SPEC,
     )
     from ansible_collections.cubestudio.ascend.plugins.modules import (

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 cubestudio maintainers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""ascend_plan (plugins/module_utils/_node_plan.py) on the facts ascend_facts reads from sandbox
+"""ascend_plan (plugins/module_utils/_node/_node_plan.py) on the facts ascend_facts reads from sandbox
 nodes built of real installed files (../conftest.py), with the collection's data/catalogue.yml.
 """
 
@@ -21,7 +21,7 @@ from ansible_collections.cubestudio.ascend.plugins.filter.hwhiaiuser_problems im
 from ansible_collections.cubestudio.ascend.plugins.filter.missing_tools import (
     missing_tools,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._node_plan import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._node_plan import (
     INPUT_VARIABLES,
     PlanError,
     cann_line,

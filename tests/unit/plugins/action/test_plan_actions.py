@@ -15,7 +15,7 @@ from ansible_collections.cubestudio.ascend.plugins.action import (
     ascend_exporter_plan,
     ascend_hccn_plan,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._npu_smi import (
     parse_info,
 )
 

@@ -18,7 +18,7 @@ from ansible_collections.cubestudio.ascend.plugins.filter.image_archive_digests 
 from ansible_collections.cubestudio.ascend.plugins.filter.k8s_spec_annotate import (
     k8s_spec_annotate,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s_record import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._k8s_record import (
     RecordError,
     decide_layer,
 )

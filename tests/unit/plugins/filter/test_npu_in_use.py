@@ -1,7 +1,7 @@
 # Copyright (c) 2026 cubestudio maintainers
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The npu_in_use filter: the rule of module_utils._in_use, bad input as a filter error."""
+"""The npu_in_use filter: the rule of module_utils._installers._in_use, bad input as a filter error."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from ansible_collections.cubestudio.ascend.plugins.filter.npu_smi_info import (
     FilterModule,
     npu_smi_info,
 )
-from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._npu_smi import (
     parse_info,
 )
 

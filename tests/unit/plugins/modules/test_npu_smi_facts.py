@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._npu_smi import (
     parse_info,
 )
 from ansible_collections.cubestudio.ascend.plugins.modules import npu_smi_facts

@@ -16,7 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._npu_smi import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._node._npu_smi import (
     parse_info,
 )
 
