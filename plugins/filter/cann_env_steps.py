@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 from ansible.module_utils.parsing.convert_bool import boolean
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._cann_layout import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._cann_layout import (
     env_steps,
 )
 
@@ -20,7 +20,7 @@ author: cubestudio maintainers (@cubestudio)
 description:
   - Whether the environment script (C(set_env.sh)) is missing although the installation should have it, and which
     of the env file for containers and the login-shell script are written.
-  - The decision of the cann_toolkit role's configure step, in Python (C(plugins/module_utils/_cann_layout.py)).
+  - The decision of the cann_toolkit role's configure step, in Python (C(plugins/module_utils/_installers/_cann_layout.py)).
 options:
   _input:
     description:

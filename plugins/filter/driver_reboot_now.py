@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 from ansible.module_utils.parsing.convert_bool import boolean
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._driver_steps import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._installers._driver_steps import (
     reboot_now,
 )
 
@@ -20,7 +20,7 @@ author: cubestudio maintainers (@cubestudio)
 description:
   - C(npu_driver_reboot=if_needed) reboots when a reboot is required (a marker of an earlier run or a reason of this
     run), C(always) also when packages were installed, C(never) does not.
-  - The decision of the npu_driver role's reboot step, in Python (C(plugins/module_utils/_driver_steps.py)).
+  - The decision of the npu_driver role's reboot step, in Python (C(plugins/module_utils/_installers/_driver_steps.py)).
 options:
   _input:
     description:

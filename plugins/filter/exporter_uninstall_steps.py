@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 from ansible.module_utils.parsing.convert_bool import boolean
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._mindcluster import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._mindcluster import (
     exporter_uninstall_steps as _steps,
 )
 
@@ -21,7 +21,7 @@ description:
   - The exporter is one DaemonSet for the cluster. Its objects go only when no node outside the play still carries
     its node selector; a node of the play that still carries it keeps the exporter (its labels go in the device
     plugin's uninstall); a node it leaves gets its pod waited for and the image and tarball removed.
-  - The decision of the exporter role's uninstall, in Python (C(plugins/module_utils/_mindcluster.py)).
+  - The decision of the exporter role's uninstall, in Python (C(plugins/module_utils/_k8s/_mindcluster.py)).
 options:
   _input:
     description:

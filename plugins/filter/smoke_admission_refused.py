@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._smoke import (
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._smoke import (
     admission_refused,
 )
 
