@@ -128,7 +128,8 @@ def test_a_pod_refused_at_admission_is_named_and_started_again():
         refused("ascend-smoke-node-1")
     verdict = FILTER(REFUSED, "", node(), R)
     assert not verdict["ok"] and verdict["phase"] == "Failed"
-    assert "refused the pod at admission (UnexpectedAdmissionError: Pod was rejected" in (
-        verdict["cause"]
+    assert (
+        "refused the pod at admission (UnexpectedAdmissionError: Pod was rejected"
+        in (verdict["cause"])
     )
     assert "tried twice" in verdict["cause"]
