@@ -334,6 +334,14 @@ def fleet_names(count):
 
 
 def remove_fleet(names):
+    """The fleet's containers, and the ports they published in the bed's hccn fabric (the demo
+    node shares it: a stale port there is another node's address, net health Fault)."""
+    fabric = os.path.join(testbed().Bed().dir, "hccn-fabric")
+    for name in names:
+        for suffix in (".json", ".conflict.json"):
+            path = os.path.join(fabric, name + suffix)
+            if os.path.exists(path):
+                os.unlink(path)
     existing = [
         n
         for n in names
@@ -389,11 +397,16 @@ def fleet_inventory(names):
         "ansible_connection": "bench_docker",
         "ansible_python_interpreter": "/usr/bin/python3",
     }
+    hosts = {n: dict(host) for n in names}
+    if settings.get("hccn_subnets"):
+        # One fleet plan: each node its own 8 addresses, after the demo node's (offset 10).
+        for index, name in enumerate(names):
+            hosts[name]["hccn_host_offset"] = 100 + FLEET_CARDS * index
     inventory = {
         "all": {
             "children": {
                 "ascend_nodes": {
-                    "hosts": {n: dict(host) for n in names},
+                    "hosts": hosts,
                     "vars": settings,
                 }
             }
