@@ -5,10 +5,23 @@
 
 from __future__ import annotations
 
-from ansible.errors import AnsibleFilterError
+import os
+
+from ansible.errors import AnsibleError, AnsibleFilterError
 
 from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._doctor import (
     plugin_pod,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._mindcluster import (
+    PlanError,
+    validate_catalogue,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._settings import (
+    selector as label_selector,
+)
+from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (
+    DATA_DIR,
+    load_data,
 )
 
 DOCUMENTATION = r"""
@@ -17,8 +30,8 @@ short_description: The Ascend device plugin's pod among the pods of a node
 version_added: 0.1.0
 author: cubestudio maintainers (@cubestudio)
 description:
-  - Finds the device plugin's DaemonSets among the cluster's (by their C(name=ascend-device-plugin-ds)
-    selector or their C(ascend-k8sdeviceplugin) image) and returns the first pod of one of them
+  - Finds the device plugin's DaemonSets among the cluster's (by their selector, the pod label of
+    C(data/mindcluster.yml) C(name=ascend-device-plugin-ds), or their C(ascend-k8sdeviceplugin) image) and returns the first pod of one of them
     among the given pods, the way the doctor judges the plugin.
 options:
   _input:
@@ -31,6 +44,12 @@ options:
     type: list
     elements: dict
     required: true
+  selector:
+    description:
+      - The device plugin's pod label as a selector (C(key=value)); the default is the one of
+        C(data/mindcluster.yml), as C(lookup('cubestudio.ascend.ascend_settings', 'device_plugin_pod_selector')) returns it.
+    type: str
+    required: false
 """
 
 EXAMPLES = r"""
@@ -51,12 +70,32 @@ _value:
 """
 
 
-def device_plugin_pod(pods, daemonsets):
+def _catalogue_selector() -> str:
+    try:
+        catalogue = load_data(
+            os.path.join(DATA_DIR, "mindcluster.yml"),
+            "MindCluster catalogue",
+            validate_catalogue,
+            PlanError,
+        )
+    except AnsibleError as error:
+        raise AnsibleFilterError("device_plugin_pod: %s" % error.message) from None
+    return label_selector(catalogue["device_plugin"]["pod_labels"])
+
+
+def device_plugin_pod(pods, daemonsets, selector=None):
     if not isinstance(pods, list) or not isinstance(daemonsets, list):
         raise AnsibleFilterError(
             "device_plugin_pod expects a list of pods and a list of DaemonSets"
         )
-    return plugin_pod(daemonsets, pods)
+    if selector is not None and not isinstance(selector, str):
+        raise AnsibleFilterError(
+            "device_plugin_pod expects a selector string (key=value), not %r"
+            % (selector,)
+        )
+    return plugin_pod(
+        daemonsets, pods, _catalogue_selector() if selector is None else selector
+    )
 
 
 class FilterModule:

@@ -125,6 +125,14 @@ plan:
       description: The image reference of the DaemonSet.
       type: str
       sample: ascend-k8sdeviceplugin:v7.3.0
+    pod_labels:
+      description: The label of the pods and the DaemonSet's selector (C(data/mindcluster.yml)).
+      type: dict
+      sample: {name: ascend-device-plugin-ds}
+    pod_selector:
+      description: C(pod_labels) as a label selector, for M(kubernetes.core.k8s_info) and C(kubectl -l).
+      type: str
+      sample: name=ascend-device-plugin-ds
     command:
       description: The device plugin's command line.
       type: str

@@ -81,7 +81,9 @@ options:
         count), C(kubelet_root), C(kubelet_socket) (C(path), C(exists), C(islnk)), C(events)
         (recent Warning events of the cluster; those about the node's pods and the waiting pods
         that fit it are read), C(plugin_log) (the device plugin pod's recent log), C(error) (why
-        the cluster could not be asked).
+        the cluster could not be asked), C(device_plugin_selector) (the plugin's pod label,
+        C(lookup('cubestudio.ascend.ascend_settings', 'device_plugin_pod_selector')); without it
+        the plugin's DaemonSets are known by their image only).
     type: dict
   memory_headroom:
     description:

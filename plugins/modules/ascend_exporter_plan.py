@@ -98,6 +98,18 @@ plan:
       description: The image reference of the DaemonSet.
       type: str
       sample: npu-exporter:v7.3.0
+    pod_labels:
+      description: The label of the pods and the DaemonSet's selector (C(data/mindcluster.yml)).
+      type: dict
+      sample: {app: npu-exporter}
+    pod_selector:
+      description: C(pod_labels) as a label selector, for M(kubernetes.core.k8s_info) and C(kubectl -l).
+      type: str
+      sample: app=npu-exporter
+    service:
+      description: The name of the Service in front of the exporter's pods.
+      type: str
+      sample: npu-exporter
     command:
       description: The exporter's command line.
       type: str

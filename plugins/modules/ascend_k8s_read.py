@@ -71,7 +71,8 @@ EXAMPLES = r"""
     objects:
       - {apiVersion: apps/v1, kind: DaemonSet, metadata: {name: ascend-device-plugin-daemonset, namespace: kube-system}}
     pods:
-      - {namespace: kube-system, label_selector: name=ascend-device-plugin-ds}
+      - namespace: kube-system
+        label_selector: "{{ lookup('cubestudio.ascend.ascend_settings', 'device_plugin_pod_selector') }}"
     crds: [servicemonitors.monitoring.coreos.com]
   delegate_to: localhost
   run_once: true

@@ -73,6 +73,12 @@ options:
       - The record says which chips moved since (troubleshooting row T47); a text that is not a chip map is
         reported in C(chip_map.error), not a failure.
     type: str
+  metrics_url:
+    description:
+      - Where the exporter's metrics are read (C(lookup('cubestudio.ascend.ascend_settings', 'exporter_metrics_url'))),
+        printed in the summary's Kubernetes line; empty prints none.
+    type: str
+    default: ""
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts
@@ -230,6 +236,9 @@ record:
           description: What each Kubernetes layer did in this run (O(layer_results)).
           type: list
           elements: str
+        metrics_url:
+          description: O(metrics_url), null when empty.
+          type: str
         error:
           description: Why the node could not be read.
           type: str

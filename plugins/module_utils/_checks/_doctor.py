@@ -107,7 +107,6 @@ _COMPAT_T20 = (
     "lifecycle.driver",
     "lifecycle.firmware",
 )
-DEVICE_PLUGIN_SELECTOR = "ascend-device-plugin-ds"
 RUNTIME_BINARY = "ascend-docker-runtime"
 LEGACY_RUNTIME_TYPE = "io.containerd.runtime.v1.linux"
 _TEMP_RULE = re.compile(r"npu_chip_info_temperature\s*>=?\s*([0-9]+(?:\.[0-9]+)?)")
@@ -595,15 +594,21 @@ def _pod_state(pod: dict) -> str:
 UPGRADE_TAINT = "cubestudio.ascend/upgrade"
 
 
-def plugin_daemonsets(daemonsets) -> list:
-    """The Ascend device plugin's DaemonSets among all of the cluster's (selector or image)."""
+def _selects(ds: dict, selector: str) -> bool:
+    """The DaemonSet's matchLabels hold every ``key=value`` of ``selector`` (not empty)."""
+    labels = ((ds.get("spec") or {}).get("selector") or {}).get("matchLabels") or {}
+    pairs = [p.split("=", 1) for p in str(selector or "").split(",") if "=" in p]
+    return bool(pairs) and all(labels.get(k.strip()) == v.strip() for k, v in pairs)
+
+
+def plugin_daemonsets(daemonsets, selector="") -> list:
+    """The Ascend device plugin's DaemonSets among all of the cluster's: those whose selector
+    holds ``selector`` (the pod label of data/mindcluster.yml, e.g. name=ascend-device-plugin-ds,
+    from the lookup cubestudio.ascend.ascend_settings) or that run Huawei's image."""
     return [
         ds
         for ds in daemonsets or []
-        if ((ds.get("spec") or {}).get("selector") or {})
-        .get("matchLabels", {})
-        .get("name")
-        == DEVICE_PLUGIN_SELECTOR
+        if _selects(ds, selector)
         or any(
             "k8sdeviceplugin" in str(c.get("image", ""))
             for c in (
@@ -629,10 +634,10 @@ def _pods_of(ds: dict, pods) -> list:
     ]
 
 
-def plugin_pod(daemonsets, pods) -> dict:
+def plugin_pod(daemonsets, pods, selector="") -> dict:
     """{namespace, name} of the device plugin's pod among a node's pods; {} when it has none
     (the doctor reads its recent log)."""
-    for ds in plugin_daemonsets(daemonsets):
+    for ds in plugin_daemonsets(daemonsets, selector):
         for pod in _pods_of(ds, pods):
             meta = pod.get("metadata") or {}
             return {"namespace": meta.get("namespace"), "name": meta.get("name")}
@@ -791,7 +796,9 @@ def _check_kubernetes(out: _Findings, k8s: dict, npu_smi, facts: dict) -> None:
             else "warning",
         )
     labels = (node.get("metadata") or {}).get("labels") or {}
-    daemonsets = plugin_daemonsets(k8s.get("daemonsets"))
+    daemonsets = plugin_daemonsets(
+        k8s.get("daemonsets"), k8s.get("device_plugin_selector") or ""
+    )
     pods = k8s.get("pods") or []
     plugin_ok = False
     if not daemonsets:

@@ -20,7 +20,6 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._values import (
 __all__ = [
     "ARGUMENT_SPEC",
     "HEALTH_ORDER",
-    "METRICS_URL",
     "RecordError",
     "build",
     "health_rank",
@@ -41,11 +40,11 @@ ARGUMENT_SPEC = {
     "smoke_npu_count": {"type": "int"},
     "layer_results": {"type": "list", "elements": "str", "default": []},
     "chip_map_record": {"type": "str"},
+    "metrics_url": {"type": "str", "default": ""},
 }
 
 # npu_smi_facts' order of health (module_utils._node._npu_smi): anything else is worse than Critical.
 HEALTH_ORDER = ("OK", "Warning", "Alarm", "Critical")
-METRICS_URL = "http://npu-exporter.npu-exporter.svc:8082/metrics"
 _NPU_RESOURCE = re.compile(r"huawei\.com/Ascend[0-9A-Za-z]+")
 _ASCEND_KEYS = ("pci_npu_count", "npu_family", "driver", "firmware", "cann")
 
@@ -188,6 +187,7 @@ def _kubernetes(params: dict, chips: list) -> dict:
         "device_plugin_image": images[0] if images else None,
         "smoke_npu_count": params.get("smoke_npu_count"),
         "layers": [str(x) for x in params.get("layer_results") or [] if x],
+        "metrics_url": params.get("metrics_url") or None,
         "error": _truncate(error, 300) if error and enabled and not node else None,
     }
 
@@ -336,7 +336,8 @@ def _kubernetes_text(record: dict) -> str:
     )
     return (
         f"Kubernetes: node {k8s['node_name']}, allocatable {allocatable}"
-        f" | smoke pod: {smoke} | metrics: {METRICS_URL}"
+        f" | smoke pod: {smoke}"
+        + (f" | metrics: {k8s['metrics_url']}" if k8s.get("metrics_url") else "")
     )
 
 

@@ -41,3 +41,15 @@ def test_the_plugin_s_pod_that_is_not_going_away():
 def test_bad_input_is_refused():
     with pytest.raises(AnsibleFilterError, match="a list of pods"):
         FILTER("pods", [DAEMONSET])
+    with pytest.raises(AnsibleFilterError, match="a selector string"):
+        FILTER([], [DAEMONSET], {"name": "ascend-device-plugin-ds"})
+
+
+def test_the_selector_is_the_catalogue_s_unless_given():
+    """Without a selector the filter knows the plugin by the pod label of data/mindcluster.yml
+    (DAEMONSET has no image to know it by); a given selector replaces it."""
+    pods = [pod("new", "ascend-device-plugin-daemonset")]
+    assert FILTER(pods, [DAEMONSET])["name"] == "new"
+    assert FILTER(pods, [DAEMONSET], "name=ascend-device-plugin-ds")["name"] == "new"
+    assert FILTER(pods, [DAEMONSET], "name=other-plugin") == {}
+    assert FILTER(pods, [DAEMONSET], "") == {}

@@ -474,6 +474,8 @@ def cluster(**kw):
         "error": "",
         "node": node(),
         "daemonsets": [copy.deepcopy(DAEMONSET)],
+        # As playbooks/doctor.yml passes it (lookup ascend_settings).
+        "device_plugin_selector": "name=ascend-device-plugin-ds",
         "pods": [copy.deepcopy(PLUGIN_POD)],
         "pending_pods": [],
         "kubelet_root": "/var/lib/kubelet",
@@ -933,3 +935,22 @@ def test_plugin_pod_is_the_daemonset_s_pod_on_the_node():
     }
     assert plugin_pod([DAEMONSET], [other]) == {}
     assert plugin_pod([], [copy.deepcopy(PLUGIN_POD)]) == {}
+
+
+def test_plugin_daemonsets_by_the_given_selector_or_the_image():
+    """The selector comes from the caller (the lookup ascend_settings reads data/mindcluster.yml);
+    a DaemonSet of a mirrored image under another name is found by it alone."""
+    from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._doctor import (
+        plugin_daemonsets,
+    )
+
+    mirrored = copy.deepcopy(DAEMONSET)
+    mirrored["spec"]["template"]["spec"]["containers"][0]["image"] = (
+        "registry:5000/npu/plugin:1"
+    )
+    assert plugin_daemonsets([mirrored], "name=ascend-device-plugin-ds") == [mirrored]
+    assert plugin_daemonsets([mirrored], "name=ascend-device-plugin-ds,tier=npu") == []
+    assert plugin_daemonsets([mirrored], "") == []
+    assert plugin_daemonsets([mirrored]) == []
+    # Huawei's image is known without a selector.
+    assert plugin_daemonsets([DAEMONSET]) == [DAEMONSET]

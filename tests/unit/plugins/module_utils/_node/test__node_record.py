@@ -194,13 +194,15 @@ def test_kubernetes_allocatable_against_the_healthy_chips(ascend_node):
             }
         }
     ]
+    ascend = fact(ascend_node)
     record = build(
-        fact(ascend_node),
+        ascend,
         npu_smi=alarm(SMI_910B3, 1),
         kubernetes=True,
         k8s_node=k8s_node(),
         device_plugin_pods=pods,
         smoke_npu_count=1,
+        metrics_url="http://npu-exporter.npu-exporter.svc:8082/metrics",
     )
     k8s = record["kubernetes"]
     assert k8s["registered"] is True
@@ -213,6 +215,15 @@ def test_kubernetes_allocatable_against_the_healthy_chips(ascend_node):
         "Kubernetes: node atlas-01, allocatable huawei.com/Ascend910: 8 | smoke pod: saw 1 NPU"
         " | metrics: http://npu-exporter.npu-exporter.svc:8082/metrics"
     )
+    # The URL is the caller's (the lookup ascend_settings): without one the line names none.
+    record = build(
+        ascend,
+        npu_smi=alarm(SMI_910B3, 1),
+        kubernetes=True,
+        k8s_node=k8s_node(),
+    )
+    assert record["kubernetes"]["metrics_url"] is None
+    assert record["summary"][3].endswith("| smoke pod: not run")
 
 
 def test_the_kubernetes_layers_say_what_they_did(ascend_node):
