@@ -30,7 +30,7 @@ options:
   _input:
     description:
       - C(setting) the value of O(cubestudio.ascend.ascend_runtime#role:main:ascend_runtime_containerd_cgroup_driver)
-        (C(auto), C(systemd) or C(cgroupfs)), C(kubelet_config) the result of M(ansible.builtin.slurp) of
+        (C(auto), C(systemd) or C(cgroupfs)), C(kubelet_config) the result of C(ansible.builtin.slurp) of
         kubelet's configuration (skipped or without C(content) when it was not read), C(path) its path for the
         messages.
     type: dict

@@ -26,7 +26,7 @@ options:
   _input:
     description:
       - C(info) the result of M(cubestudio.ascend.container_engine_info), C(facts) the host's C(ansible_facts)
-        (after M(ansible.builtin.service_facts)), C(host) the host's name for the refusal, C(restart_allowed) and
+        (after C(ansible.builtin.service_facts)), C(host) the host's name for the refusal, C(restart_allowed) and
         C(restart_kubelet) the role's switches (booleans, as text too).
     type: dict
     required: true

@@ -17,11 +17,11 @@ short_description: The running and the known services of a host, from service_fa
 version_added: 0.1.0
 author: cubestudio maintainers (@cubestudio)
 description:
-  - The names of the services that M(ansible.builtin.service_facts) found running, and of all it found, as it
+  - The names of the services that C(ansible.builtin.service_facts) found running, and of all it found, as it
     names them (C(docker.service)). A host where it found none (no C(services) fact) has none of either.
 options:
   _input:
-    description: The host's C(ansible_facts), after M(ansible.builtin.service_facts).
+    description: The host's C(ansible_facts), after C(ansible.builtin.service_facts).
     type: dict
     required: true
 """
