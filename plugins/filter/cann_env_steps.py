@@ -48,8 +48,8 @@ RETURN = r"""
 _value:
   description: >-
     C(missing_script) (refuse: a file is wanted and the script is missing with nothing about to install it),
-    C(read_env), C(make_env_dir), C(write_env_file), C(write_profile) and C(say_pending) (check mode without the
-    script: say that the env file will be written), each a boolean.
+    C(make_env_dir), C(write_env_file) (read the script, write the file), C(write_profile) and C(say_pending)
+    (check mode without the script: say that the env file will be written), each a boolean.
   type: dict
 """
 

@@ -144,7 +144,8 @@ def env_steps(
     ``missing_script``: an env file or a profile script is wanted, and the script is missing
     although nothing is about to install it (a check-mode run with CANN ``steps`` planned is
     the one case where a missing script is expected): the installation is incomplete.
-    ``read_env``/``write_env_file``: an env file for containers is wanted and the script exists;
+    ``write_env_file``: an env file for containers is wanted and the script exists (the
+    script is read, then the file written);
     ``make_env_dir``: the env file's directory (whether the script exists or not);
     ``write_profile``: a login-shell script is wanted and the script exists (or check mode: the
     package the script comes from is about to be installed; the profile only names it);
@@ -159,7 +160,6 @@ def env_steps(
         "missing_script": (want_env or want_profile)
         and not exists
         and not (check_mode and len(steps or []) > 0),
-        "read_env": want_env and exists,
         "make_env_dir": want_env,
         "write_env_file": want_env and exists,
         "write_profile": want_profile and (exists or check_mode),

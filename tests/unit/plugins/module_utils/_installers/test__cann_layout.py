@@ -144,7 +144,6 @@ def test_env_steps_on_a_node_with_the_script():
     steps = env_steps("/etc/cann.env", "/etc/profile.d/cann.sh", True, False, [])
     assert steps == {
         "missing_script": False,
-        "read_env": True,
         "make_env_dir": True,
         "write_env_file": True,
         "write_profile": True,
@@ -166,7 +165,6 @@ def test_env_steps_in_check_mode_before_the_install():
     )
     assert steps == {
         "missing_script": False,
-        "read_env": False,
         "make_env_dir": True,
         "write_env_file": False,
         # The profile only names the script, so it can be shown in check mode.
