@@ -15,6 +15,9 @@ description:
     C(tasks/node_record.yml)) need, each resolved by one rule instead of an expression per playbook.
   - C(k8s_node_name) - the host's node name in Kubernetes - C(device_plugin_node_name), else
     C(exporter_node_name), else the host's C(ansible_facts['nodename']).
+  - C(k8s_node_names) - the C(k8s_node_name) of every host of the play (C(ansible_play_hosts)), in order, each
+    once; the nodes that one read of the cluster for the play asks for. Only when named, it is not in the dict of
+    every setting.
   - C(k8s_host), C(kubelet_root), C(cann_env_file), C(engine), C(docker_config), C(containerd_config),
     C(device_permissions), C(exporter_port) - the public variables C(device_plugin_k8s_host),
     C(device_plugin_kubelet_root), C(cann_toolkit_env_file), C(ascend_container_engine),
@@ -45,6 +48,12 @@ EXAMPLES = r"""
     name: "{{ lookup('cubestudio.ascend.ascend_settings', 'k8s_node_name') }}"
   delegate_to: "{{ lookup('cubestudio.ascend.ascend_settings', 'k8s_host') }}"
 
+- name: Read every node of the play at once
+  cubestudio.ascend.ascend_k8s_read:
+    nodes: "{{ lookup('cubestudio.ascend.ascend_settings', 'k8s_node_names') }}"
+  delegate_to: "{{ lookup('cubestudio.ascend.ascend_settings', 'k8s_host') }}"
+  run_once: true
+
 - name: Every setting as one dict
   ansible.builtin.debug:
     msg: "{{ lookup('cubestudio.ascend.ascend_settings') }}"
@@ -68,6 +77,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._mindcluste
 )
 from ansible_collections.cubestudio.ascend.plugins.module_utils._settings import (
     SettingsError,
+    play_node_names,
     settings,
 )
 from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (
@@ -95,10 +105,28 @@ class LookupModule(LookupBase):
             )
         except AnsibleError as error:
             raise AnsibleLookupError("ascend_settings: %s" % error.message) from None
+        names = [str(t) for t in terms]
+        hostvars = variables.get("hostvars") or {}
+
+        def value_of_host(host, name):
+            values = hostvars.get(host) or {}
+            return self._templar.template(values[name]) if name in values else None
+
+        def nodename_of(host):
+            values = hostvars.get(host) or {}
+            return (values.get("ansible_facts") or {}).get("nodename")
+
         try:
-            found = settings(
-                value_of, facts.get("nodename"), catalogue, [str(t) for t in terms]
+            wanted = [n for n in names if n != "k8s_node_names"]
+            found = (
+                settings(value_of, facts.get("nodename"), catalogue, wanted)
+                if wanted or not names
+                else {}
             )
+            if "k8s_node_names" in names:
+                found["k8s_node_names"] = play_node_names(
+                    value_of("ansible_play_hosts") or [], value_of_host, nodename_of
+                )
         except SettingsError as error:
             raise AnsibleLookupError("ascend_settings: %s" % error) from None
-        return [found[str(term)] for term in terms] if terms else [found]
+        return [found[name] for name in names] if terms else [found]

@@ -115,6 +115,25 @@ def node_name(value_of, nodename) -> str:
     return str(nodename)
 
 
+def play_node_names(hosts, value_of_host, nodename_of) -> list:
+    """The Kubernetes node name of each host of ``hosts`` (node_name's rule, in order, each
+    once): ``value_of_host(host, variable)`` is that host's variable or None, ``nodename_of(host)``
+    its ansible_facts['nodename'] (None without facts). What one read of the cluster for a play
+    asks for."""
+    names = []
+    for host in hosts or []:
+        try:
+            name = node_name(
+                lambda variable, _host=host: value_of_host(_host, variable),
+                nodename_of(host),
+            )
+        except SettingsError as error:
+            raise SettingsError("host %s: %s" % (host, error)) from None
+        if name not in names:
+            names.append(name)
+    return names
+
+
 def settings(value_of, nodename, catalogue: dict, wanted=None) -> dict:
     """The settings named in ``wanted`` (all of SETTINGS when empty): ``value_of(variable)``
     gives a variable's (templated) value or None when it is not defined, ``nodename`` is

@@ -45,14 +45,27 @@ options:
     description: The node is meant to be in a Kubernetes cluster (C(ascend_kubernetes)); without it the Kubernetes part of the record is off.
     type: bool
     default: false
+  cluster:
+    description:
+      - The registered result of one M(cubestudio.ascend.ascend_k8s_read) for the play (C(run_once)) that read the
+        node (O(node_name)) and the device plugin's pods; a failed read (C(failed_when) false) is the node's error.
+      - Takes the place of O(k8s_node), O(k8s_error) and O(device_plugin_pods).
+    type: raw
+  node_name:
+    description: The node's name in Kubernetes, its key in O(cluster); required with O(cluster).
+    type: str
   k8s_node:
-    description: The node's C(Node) object from the API (an item of C(resources) of M(kubernetes.core.k8s_info)); omit when not registered.
+    description:
+      - The node's C(Node) object from the API (an item of C(resources) of M(kubernetes.core.k8s_info)); omit when not
+        registered. Ignored with O(cluster).
     type: dict
   k8s_error:
-    description: Why the C(Node) could not be read (the C(msg) of M(kubernetes.core.k8s_info)).
+    description: Why the C(Node) could not be read (the C(msg) of M(kubernetes.core.k8s_info)). Ignored with O(cluster).
     type: str
   device_plugin_pods:
-    description: The device plugin's pods on the node (label C(name=ascend-device-plugin-ds)); the image tag gives the plugin's version.
+    description:
+      - The device plugin's pods on the node (label C(name=ascend-device-plugin-ds)); the image tag gives the plugin's
+        version. Ignored with O(cluster).
     type: list
     elements: dict
     default: []
@@ -61,8 +74,9 @@ options:
     type: int
   layer_results:
     description:
-      - What each Kubernetes layer did in this run, one line each (C(device_plugin_layer_result),
-        C(exporter_layer_result)) - applied and verified and why, or skipped as unchanged.
+      - What each layer did in this run, one line each - the node layers' (the fact C(ascend_layer_results)) and the
+        Kubernetes layers' (C(device_plugin_layer_result), C(exporter_layer_result)): skipped as unchanged, or run in
+        full (applied) and verified, and why.
     type: list
     elements: str
     default: []
@@ -232,16 +246,16 @@ record:
         smoke_npu_count:
           description: NPUs the smoke pod saw, when it ran.
           type: int
-        layers:
-          description: What each Kubernetes layer did in this run (O(layer_results)).
-          type: list
-          elements: str
         metrics_url:
           description: O(metrics_url), null when empty.
           type: str
         error:
           description: Why the node could not be read.
           type: str
+    layers:
+      description: What each layer did in this run (O(layer_results)), printed under the Kubernetes line.
+      type: list
+      elements: str
     chip_map:
       description: Device numbering drift (troubleshooting row T47), from npu-smi and the recorded chip map.
       type: dict
@@ -273,6 +287,9 @@ record:
         record_text:
           description: The text to record at the end of a converge (JSON), null without chips.
           type: str
+        record_changed:
+          description: O(chip_map_record) is not C(record_text) - the record is to be written (false without chips).
+          type: bool
         error:
           description: Why the recorded text is not a chip map, else null.
           type: str

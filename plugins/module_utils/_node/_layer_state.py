@@ -173,3 +173,74 @@ def converged(layers: dict, name: str, fingerprint: str, facts: dict) -> tuple:
         if now != value:
             reasons.append("%s is %r, was %r" % (path, now, value))
     return not reasons, reasons
+
+
+def _why(name: str, check, play) -> str:
+    if not isinstance(check, dict):
+        return "%s_fast_rerun is false" % name
+    reasons = [str(r) for r in check.get("reasons") or [] if r]
+    if reasons:
+        return "; ".join(reasons)
+    if play and not all(isinstance(p, dict) and p.get("converged") for p in play):
+        return "another node of the play changed"
+    return "%s_fast_rerun is false" % name
+
+
+def verdict(
+    name: str, check, play=None, recorded: bool = False, check_mode: bool = False
+) -> dict:
+    """What a layer does on this run, and the line the summary prints for it.
+
+    ``check`` is this host's ``plan.layer`` of ``ascend_plan`` (None: the fast path did not run,
+    ``<layer>_fast_rerun`` is false); ``play`` the ``plan.layer`` of every node of the play when
+    the layer is skipped only if all are converged (preflight); ``recorded`` once the complete
+    run wrote its record (``check_mode``: it did not, the run was a check).
+    Returns ``{converged, line, message}``."""
+    check_name(name)
+    hosts = [check] if play is None else list(play)
+    done = (
+        isinstance(check, dict)
+        and bool(hosts)
+        and all(isinstance(h, dict) and h.get("converged") for h in hosts)
+    )
+    if done and not recorded:
+        return {
+            "converged": True,
+            "line": "%s: skipped as unchanged (node and settings as its last complete run "
+            "left them)" % name,
+            "message": "Nothing to do: %s is as the last complete run of %s left it, with the "
+            "same settings (record: /var/lib/cubestudio-ascend/layers/%s.json; %s_fast_rerun: "
+            "false checks everything again)."
+            % (
+                "every node of the play" if play is not None else "the node",
+                name,
+                name,
+                name,
+            ),
+        }
+    why = _why(name, check, play)
+    if not recorded:
+        line = "%s: runs in full (%s)" % (name, why)
+    elif check_mode:
+        line = "%s: ran in full in check mode, nothing recorded (%s)" % (name, why)
+    else:
+        line = "%s: ran in full and verified (%s)" % (name, why)
+    return {
+        "converged": False,
+        "line": line,
+        "message": "Running %s in full: %s." % (name, why),
+    }
+
+
+def with_result(results, name: str, check, result: dict) -> dict:
+    """``results`` (layer name -> ``{line, check}``, the fact ``ascend_layer_results``) with this
+    layer's line and check; the record step finds the check there again."""
+    merged = dict(results) if isinstance(results, dict) else {}
+    merged[check_name(name)] = {"line": result["line"], "check": check}
+    return merged
+
+
+def recorded_check(results, name: str):
+    """The check the layer's fast path kept in ``results`` (None: the fast path did not run)."""
+    entry = (results if isinstance(results, dict) else {}).get(name)
+    return entry.get("check") if isinstance(entry, dict) else None

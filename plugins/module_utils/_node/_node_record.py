@@ -22,6 +22,7 @@ __all__ = [
     "HEALTH_ORDER",
     "RecordError",
     "build",
+    "from_cluster",
     "health_rank",
     "image_version",
     "summary_lines",
@@ -36,6 +37,8 @@ ARGUMENT_SPEC = {
     "kubernetes": {"type": "bool", "default": False},
     "k8s_node": {"type": "dict"},
     "k8s_error": {"type": "str"},
+    "cluster": {"type": "raw"},
+    "node_name": {"type": "str"},
     "device_plugin_pods": {"type": "list", "elements": "dict", "default": []},
     "smoke_npu_count": {"type": "int"},
     "layer_results": {"type": "list", "elements": "str", "default": []},
@@ -149,10 +152,49 @@ def _sum(chips: list, key: str):
     return sum(values) if values else None
 
 
+def from_cluster(params: dict) -> tuple:
+    """(node, pods, error) of this host from ``cluster``, the registered result of one
+    ascend_k8s_read for the play (nodes and pods by node name), else from ``k8s_node``,
+    ``device_plugin_pods`` and ``k8s_error`` (one host's reads)."""
+    cluster = params.get("cluster")
+    if cluster is None:
+        return (
+            _dict(params.get("k8s_node"), "k8s_node"),
+            params.get("device_plugin_pods") or [],
+            params.get("k8s_error") or None,
+        )
+    if not isinstance(cluster, dict):
+        raise RecordError(
+            "cluster must be the registered result of cubestudio.ascend.ascend_k8s_read, got %s"
+            % type(cluster).__name__
+        )
+    if cluster.get("failed") or not isinstance(cluster.get("nodes"), dict):
+        return {}, [], str(cluster.get("msg") or "the read of the cluster failed")
+    name = params.get("node_name")
+    if not name:
+        raise RecordError("node_name is required with cluster (the node's name in Kubernetes)")
+    node = _dict(cluster["nodes"].get(name), "cluster.nodes[%s]" % name)
+    pods = (_dict(cluster.get("pods"), "cluster.pods")).get(name) or []
+    if not isinstance(pods, list):
+        raise RecordError("cluster.pods[%s] must be a list of pods" % name)
+    error = None if node else "node %s is not registered with the cluster" % name
+    return node, pods, error
+
+
+def _pod_images(pod: dict) -> list:
+    """The images of a pod: its containers, or the list ascend_k8s_read trims them to."""
+    spec = _dict(pod.get("spec"), "pod spec")
+    images = [
+        c["image"]
+        for c in spec.get("containers") or []
+        if isinstance(c, dict) and c.get("image")
+    ]
+    return images or [i for i in spec.get("images") or [] if isinstance(i, str) and i]
+
+
 def _kubernetes(params: dict, chips: list) -> dict:
     enabled = bool(params.get("kubernetes"))
-    node = _dict(params.get("k8s_node"), "k8s_node")
-    error = params.get("k8s_error") or None
+    node, pods, error = from_cluster(params) if enabled else ({}, [], None)
     allocatable = {}
     status = _dict(node.get("status"), "k8s_node.status") if node else {}
     for key, value in sorted(_dict(status.get("allocatable"), "allocatable").items()):
@@ -165,12 +207,9 @@ def _kubernetes(params: dict, chips: list) -> dict:
         sum(v for v in npus if isinstance(v, int)) if node and enabled else None
     )
     healthy = sum(1 for c in chips if c["health"] == "OK") if chips else None
-    pods = params.get("device_plugin_pods") or []
     images = []
     for pod in pods:
-        for container in (_dict(pod.get("spec"), "pod spec")).get("containers") or []:
-            if isinstance(container, dict) and container.get("image"):
-                images.append(container["image"])
+        images.extend(_pod_images(_dict(pod, "pod")))
     metadata = _dict(node.get("metadata"), "k8s_node.metadata") if node else {}
     return {
         "enabled": enabled,
@@ -186,7 +225,6 @@ def _kubernetes(params: dict, chips: list) -> dict:
         ),
         "device_plugin_image": images[0] if images else None,
         "smoke_npu_count": params.get("smoke_npu_count"),
-        "layers": [str(x) for x in params.get("layer_results") or [] if x],
         "metrics_url": params.get("metrics_url") or None,
         "error": _truncate(error, 300) if error and enabled and not node else None,
     }
@@ -221,11 +259,14 @@ def _chip_map_of(smi: dict, text) -> dict:
     except _chip_map.ChipMapError as failure:
         recorded, error = None, str(failure)
     diff = _chip_map.compare(recorded, now)
+    record_text = _chip_map.record(now) if now else None
     return dict(
         diff,
         chips=now,
         moved_text=_chip_map.moved_text(diff),
-        record_text=_chip_map.record(now) if now else None,
+        record_text=record_text,
+        # Whether the recorded map is to be (re)written: a map now that is not the one on record.
+        record_changed=record_text is not None and record_text != text,
         error=error,
     )
 
@@ -290,6 +331,8 @@ def build(params: dict) -> dict:
             "reasons": list(reboot.get("reasons") or []),
         },
         "kubernetes": kubernetes,
+        # What each layer did in this run (skipped as unchanged, ran in full and verified, ...).
+        "layers": [str(x) for x in params.get("layer_results") or [] if x],
         "chip_map": _chip_map_of(smi, params.get("chip_map_record")),
     }
     record["summary"] = summary_lines(record)
@@ -371,9 +414,7 @@ def summary_lines(record: dict) -> list:
         ),
         _kubernetes_text(record),
     ]
-    lines.extend(
-        "  " + _truncate(text, 300) for text in record["kubernetes"].get("layers") or []
-    )
+    lines.extend("  " + _truncate(text, 300) for text in record.get("layers") or [])
     if compat:
         lines.extend("  ! " + str(p["message"]) for p in compat["problems"][:4])
     chip_map = record.get("chip_map") or {}

@@ -74,6 +74,28 @@ def test_bad_terms_and_values_fail_clearly():
         run({}, ["k8s_node_name"])
 
 
+def test_the_node_names_of_the_play():
+    hostvars = {
+        "n1": {"ansible_facts": {"nodename": "node-1"}},
+        "n2": {"ansible_facts": {"nodename": "n2.local"}, "device_plugin_node_name": "gpu-02"},
+        # Two inventory hosts on one node (a second address): one name.
+        "n3": {"ansible_facts": {"nodename": "node-1"}},
+        "other": {"ansible_facts": {"nodename": "not-in-the-play"}},
+    }
+    variables = {"hostvars": hostvars, "ansible_play_hosts": ["n1", "n2", "n3"]}
+    assert run(variables, ["k8s_node_names"]) == [["node-1", "gpu-02"]]
+    # With the host's own settings; the dict of every setting does not hold them.
+    variables["ansible_facts"] = {"nodename": "node-1"}
+    assert run(variables, ["k8s_node_name", "k8s_node_names"]) == [
+        "node-1",
+        ["node-1", "gpu-02"],
+    ]
+    assert "k8s_node_names" not in run(variables)[0]
+    hostvars["n3"] = {}
+    with pytest.raises(AnsibleLookupError, match="host n3: the host's Kubernetes node name"):
+        run(variables, ["k8s_node_names"])
+
+
 def render(role, template, variables):
     text = (COLLECTION / "roles" / role / "templates" / template).read_text()
     loader = DataLoader()

@@ -16,6 +16,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._node._layer_sta
     converged,
     file_state,
     read_layers,
+    verdict,
     record_path,
     render,
 )
@@ -158,3 +159,48 @@ def test_bad_input():
         build_record("npu_driver", "f", ["etc/x"], {}, [])
     with pytest.raises(LayerStateError, match="layer name"):
         record_path("/var/lib/x", "Bad-Name")
+
+
+def test_verdict_of_one_node(node):
+    layers = read_layers("/var/lib/cubestudio-ascend", root=str(node))
+    done, reasons = converged(layers, "npu_driver", "fp", {})
+    assert not done
+    check = {"name": "npu_driver", "converged": done, "reasons": reasons}
+    before = verdict("npu_driver", check)
+    assert before["converged"] is False
+    assert before["line"] == (
+        "npu_driver: runs in full (no record of a complete run of npu_driver on the node)"
+    )
+    assert before["message"].startswith("Running npu_driver in full: no record")
+    after = verdict("npu_driver", check, recorded=True)
+    assert after["line"] == (
+        "npu_driver: ran in full and verified "
+        "(no record of a complete run of npu_driver on the node)"
+    )
+    checked = verdict("npu_driver", check, recorded=True, check_mode=True)
+    assert "ran in full in check mode, nothing recorded" in checked["line"]
+    skipped = verdict("npu_driver", {"name": "npu_driver", "converged": True, "reasons": []})
+    assert skipped["converged"] is True
+    assert skipped["line"].startswith("npu_driver: skipped as unchanged")
+    assert "the node is as the last complete run" in skipped["message"]
+    off = verdict("npu_driver", None, recorded=True)
+    assert off == {
+        "converged": False,
+        "line": "npu_driver: ran in full and verified (npu_driver_fast_rerun is false)",
+        "message": "Running npu_driver in full: npu_driver_fast_rerun is false.",
+    }
+
+
+def test_verdict_of_a_play():
+    ok = {"name": "preflight", "converged": True, "reasons": []}
+    changed = {"name": "preflight", "converged": False, "reasons": ["x is 2, was 1"]}
+    assert verdict("preflight", ok, play=[ok, ok])["converged"] is True
+    assert "every node of the play" in verdict("preflight", ok, play=[ok, ok])["message"]
+    other = verdict("preflight", ok, play=[ok, changed])
+    assert other["converged"] is False
+    assert other["line"] == "preflight: runs in full (another node of the play changed)"
+    own = verdict("preflight", changed, play=[ok, changed])
+    assert own["line"] == "preflight: runs in full (x is 2, was 1)"
+    assert verdict("preflight", ok, play=[])["converged"] is False
+    with pytest.raises(LayerStateError):
+        verdict("Not A Name", ok)

@@ -226,8 +226,9 @@ def test_kubernetes_allocatable_against_the_healthy_chips(ascend_node):
     assert record["summary"][3].endswith("| smoke pod: not run")
 
 
-def test_the_kubernetes_layers_say_what_they_did(ascend_node):
+def test_the_layers_say_what_they_did(ascend_node):
     lines = [
+        "npu_driver: skipped as unchanged (node and settings as its last complete run left them)",
         "device_plugin: skipped as unchanged (objects, image, chips and settings as verified)",
         "",
         "exporter: applied and verified (no record of a verified run on the node)",
@@ -240,9 +241,65 @@ def test_the_kubernetes_layers_say_what_they_did(ascend_node):
         k8s_node=k8s_node(),
         layer_results=lines,
     )
-    assert record["kubernetes"]["layers"] == [lines[0], lines[2]]
-    assert record["summary"][4:6] == ["  " + lines[0], "  " + lines[2]]
-    assert build(ascend, npu_smi=SMI_910B3)["kubernetes"]["layers"] == []
+    assert record["layers"] == [lines[0], lines[1], lines[3]]
+    assert record["summary"][4:7] == ["  " + lines[0], "  " + lines[1], "  " + lines[3]]
+    assert build(ascend, npu_smi=SMI_910B3)["layers"] == []
+    # The node layers' lines print without the Kubernetes layer too.
+    off = build(ascend, npu_smi=SMI_910B3, layer_results=lines[:1])
+    assert off["summary"][3:] == [
+        "Kubernetes layer: off (ascend_kubernetes)",
+        "  " + lines[0],
+    ]
+
+
+def test_the_node_and_its_pods_from_one_read_of_the_cluster(ascend_node):
+    # What ascend_k8s_read returns for the play: nodes and pods by node name, trimmed.
+    cluster = {
+        "changed": False,
+        "nodes": {"atlas-01": k8s_node(), "atlas-02": None},
+        "pods": {
+            "atlas-01": [
+                {
+                    "kind": "Pod",
+                    "metadata": {"name": "ascend-device-plugin-daemonset-x"},
+                    "status": {"phase": "Running"},
+                    "spec": {
+                        "nodeName": "atlas-01",
+                        "images": ["registry:5000/ascend-k8sdeviceplugin:v26.0.0"],
+                    },
+                }
+            ],
+            "atlas-02": [],
+        },
+        "objects": {},
+        "crds": {},
+    }
+    ascend = fact(ascend_node)
+    record = build(
+        ascend, npu_smi=SMI_910B3, kubernetes=True, cluster=cluster, node_name="atlas-01"
+    )
+    assert record["kubernetes"]["registered"] is True
+    assert record["kubernetes"]["allocatable_npus"] == 8
+    assert record["versions"]["device_plugin"] == "26.0.0"
+    other = build(
+        ascend, npu_smi=SMI_910B3, kubernetes=True, cluster=cluster, node_name="atlas-02"
+    )
+    assert other["kubernetes"]["registered"] is False
+    assert other["summary"][3] == (
+        "Kubernetes: node atlas-02 is not registered with the cluster"
+    )
+    # The read failed (failed_when: false): its message is the node's error.
+    failed = {"failed": True, "msg": "Failed to load kubeconfig: no such file"}
+    record = build(
+        ascend, npu_smi=SMI_910B3, kubernetes=True, cluster=failed, node_name="atlas-01"
+    )
+    assert record["summary"][3] == "Kubernetes: Failed to load kubeconfig: no such file"
+    # Kubernetes off: the read is not looked at.
+    assert build(ascend, cluster="garbage")["kubernetes"]["registered"] is None
+    with pytest.raises(node_record.RecordError, match="registered result"):
+        build(ascend, kubernetes=True, cluster="garbage", node_name="atlas-01")
+    with pytest.raises(node_record.RecordError, match="node_name is required"):
+        build(ascend, kubernetes=True, cluster=cluster)
 
 
 def test_kubernetes_node_not_registered(ascend_node):
@@ -358,6 +415,12 @@ def test_the_chip_map_is_recorded_and_compared(ascend_node):
         "  ! [T47] 2 chip(s) renumbered since the recorded chip map: "
         "0000:c1:00.0 davinci0 -> davinci1 (NPU 0 -> 1), 0000:c2:00.0 davinci1 -> davinci0 (NPU 1 -> 0)"
     )
+    assert first["chip_map"]["record_changed"] is True
+    # The same map on record: nothing to write again.
+    same = build(ascend, npu_smi=SMI_910B3, chip_map_record=chip_map["record_text"])
+    assert same["chip_map"]["record_changed"] is False
+    assert later["chip_map"]["record_changed"] is True
     broken = build(ascend, npu_smi=SMI_910B3, chip_map_record="{oops")
     assert "not JSON" in broken["chip_map"]["error"]
     assert build(ascend)["chip_map"]["record_text"] is None
+    assert build(ascend)["chip_map"]["record_changed"] is False
