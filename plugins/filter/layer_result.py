@@ -34,7 +34,7 @@ options:
         (the default) or C(play) (the layer is skipped only when every node of the play is converged), C(play) the
         C(plan.layer) of every node of the play (read with C(scope=play) only), C(recorded) true once
         the complete run wrote its record, C(check_mode) true in check mode.
-      - C(results) the fact C(ascend_layer_results) so far (layer name -> C(line) and C(check)); the record step
+      - C(results) the fact C(_layer_results) so far (layer name -> C(line) and C(check)); the record step
         passes it without C(check) and the filter finds the check the fast path kept there.
     type: dict
     required: true
@@ -68,7 +68,9 @@ def layer_result(inputs):
         )
     scope = inputs.get("scope") or "host"
     if scope not in ("host", "play"):
-        raise AnsibleFilterError("layer_result: scope must be host or play, got %r" % (scope,))
+        raise AnsibleFilterError(
+            "layer_result: scope must be host or play, got %r" % (scope,)
+        )
     play = inputs.get("play") if scope == "play" else None
     if scope == "play" and not isinstance(play, (list, tuple)):
         raise AnsibleFilterError(
@@ -77,7 +79,9 @@ def layer_result(inputs):
     results = inputs.get("results")
     results = {} if results is None else results
     if not isinstance(results, dict):
-        raise AnsibleFilterError("layer_result: results must be the dict ascend_layer_results")
+        raise AnsibleFilterError(
+            "layer_result: results must be the dict _layer_results"
+        )
     try:
         check = (
             inputs["check"]

@@ -233,7 +233,7 @@ def verdict(
 
 
 def with_result(results, name: str, check, result: dict) -> dict:
-    """``results`` (layer name -> ``{line, check}``, the fact ``ascend_layer_results``) with this
+    """``results`` (layer name -> ``{line, check}``, the fact ``_layer_results``) with this
     layer's line and check; the record step finds the check there again."""
     merged = dict(results) if isinstance(results, dict) else {}
     merged[check_name(name)] = {"line": result["line"], "check": check}

@@ -172,7 +172,9 @@ def from_cluster(params: dict) -> tuple:
         return {}, [], str(cluster.get("msg") or "the read of the cluster failed")
     name = params.get("node_name")
     if not name:
-        raise RecordError("node_name is required with cluster (the node's name in Kubernetes)")
+        raise RecordError(
+            "node_name is required with cluster (the node's name in Kubernetes)"
+        )
     node = _dict(cluster["nodes"].get(name), "cluster.nodes[%s]" % name)
     pods = (_dict(cluster.get("pods"), "cluster.pods")).get(name) or []
     if not isinstance(pods, list):

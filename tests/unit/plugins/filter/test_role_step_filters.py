@@ -243,17 +243,35 @@ def test_compat_lines():
 
 def test_layer_result_as_the_layer_tasks_call_it():
     result = _filter(layer_result, "layer_result")
-    check = {"name": "hccn", "converged": False, "reasons": ["the settings or the collection changed since the last run"]}
-    line = "hccn: runs in full (the settings or the collection changed since the last run)"
-    fast = result({"name": "hccn", "check": check, "results": {"npu_driver": {"line": "x"}}})
+    check = {
+        "name": "hccn",
+        "converged": False,
+        "reasons": ["the settings or the collection changed since the last run"],
+    }
+    line = (
+        "hccn: runs in full (the settings or the collection changed since the last run)"
+    )
+    fast = result(
+        {"name": "hccn", "check": check, "results": {"npu_driver": {"line": "x"}}}
+    )
     assert fast == {
         "converged": False,
         "line": line,
         "message": "Running hccn in full: the settings or the collection changed since the last run.",
-        "results": {"npu_driver": {"line": "x"}, "hccn": {"line": line, "check": check}},
+        "results": {
+            "npu_driver": {"line": "x"},
+            "hccn": {"line": line, "check": check},
+        },
     }
     # record.yml: no check, the one the fast path kept; booleans as Ansible renders them.
-    done = result({"name": "hccn", "results": fast["results"], "recorded": "True", "check_mode": "False"})
+    done = result(
+        {
+            "name": "hccn",
+            "results": fast["results"],
+            "recorded": "True",
+            "check_mode": "False",
+        }
+    )
     assert done["line"] == (
         "hccn: ran in full and verified (the settings or the collection changed since the last run)"
     )
@@ -264,12 +282,32 @@ def test_layer_result_as_the_layer_tasks_call_it():
         "hccn: ran in full and verified (hccn_fast_rerun is false)"
     )
     ok = dict(check, converged=True, reasons=[])
-    assert result({"name": "preflight", "check": ok, "scope": "play", "play": [ok, check]})[
-        "converged"
-    ] is False
-    assert result({"name": "preflight", "check": ok, "scope": "play", "play": [ok]})["converged"] is True
+    assert (
+        result(
+            {"name": "preflight", "check": ok, "scope": "play", "play": [ok, check]}
+        )["converged"]
+        is False
+    )
+    assert (
+        result({"name": "preflight", "check": ok, "scope": "play", "play": [ok]})[
+            "converged"
+        ]
+        is True
+    )
     # scope host: the other nodes do not count.
-    assert result({"name": "hccn", "check": ok, "scope": "host", "play": [ok, check]})["converged"] is True
-    for bad in (None, {}, {"name": "hccn", "scope": "play", "play": "all"}, {"name": "hccn", "scope": "fleet"}, {"name": "Bad Name"}, {"name": "hccn", "results": []}):
+    assert (
+        result({"name": "hccn", "check": ok, "scope": "host", "play": [ok, check]})[
+            "converged"
+        ]
+        is True
+    )
+    for bad in (
+        None,
+        {},
+        {"name": "hccn", "scope": "play", "play": "all"},
+        {"name": "hccn", "scope": "fleet"},
+        {"name": "Bad Name"},
+        {"name": "hccn", "results": []},
+    ):
         with pytest.raises(AnsibleFilterError):
             result(bad)

@@ -77,7 +77,10 @@ def test_bad_terms_and_values_fail_clearly():
 def test_the_node_names_of_the_play():
     hostvars = {
         "n1": {"ansible_facts": {"nodename": "node-1"}},
-        "n2": {"ansible_facts": {"nodename": "n2.local"}, "device_plugin_node_name": "gpu-02"},
+        "n2": {
+            "ansible_facts": {"nodename": "n2.local"},
+            "device_plugin_node_name": "gpu-02",
+        },
         # Two inventory hosts on one node (a second address): one name.
         "n3": {"ansible_facts": {"nodename": "node-1"}},
         "other": {"ansible_facts": {"nodename": "not-in-the-play"}},
@@ -92,7 +95,9 @@ def test_the_node_names_of_the_play():
     ]
     assert "k8s_node_names" not in run(variables)[0]
     hostvars["n3"] = {}
-    with pytest.raises(AnsibleLookupError, match="host n3: the host's Kubernetes node name"):
+    with pytest.raises(
+        AnsibleLookupError, match="host n3: the host's Kubernetes node name"
+    ):
         run(variables, ["k8s_node_names"])
 
 

@@ -16,9 +16,9 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._node._layer_sta
     converged,
     file_state,
     read_layers,
-    verdict,
     record_path,
     render,
+    verdict,
 )
 
 FACTS = {
@@ -179,7 +179,9 @@ def test_verdict_of_one_node(node):
     )
     checked = verdict("npu_driver", check, recorded=True, check_mode=True)
     assert "ran in full in check mode, nothing recorded" in checked["line"]
-    skipped = verdict("npu_driver", {"name": "npu_driver", "converged": True, "reasons": []})
+    skipped = verdict(
+        "npu_driver", {"name": "npu_driver", "converged": True, "reasons": []}
+    )
     assert skipped["converged"] is True
     assert skipped["line"].startswith("npu_driver: skipped as unchanged")
     assert "the node is as the last complete run" in skipped["message"]
@@ -195,7 +197,9 @@ def test_verdict_of_a_play():
     ok = {"name": "preflight", "converged": True, "reasons": []}
     changed = {"name": "preflight", "converged": False, "reasons": ["x is 2, was 1"]}
     assert verdict("preflight", ok, play=[ok, ok])["converged"] is True
-    assert "every node of the play" in verdict("preflight", ok, play=[ok, ok])["message"]
+    assert (
+        "every node of the play" in verdict("preflight", ok, play=[ok, ok])["message"]
+    )
     other = verdict("preflight", ok, play=[ok, changed])
     assert other["converged"] is False
     assert other["line"] == "preflight: runs in full (another node of the play changed)"
