@@ -318,6 +318,144 @@ def profile():
     return roles, tasks[:10]
 
 
+SHAPE_DIR = os.path.join(FLEET_DIR, "shape")
+SHAPE_RUNS = 3
+
+
+def shape():
+    """Where the re-run of every layer spends its time (tools/bench_shape.py): the run's plays,
+    tasks and commands on the node, counted in one more re-run, and the price of each on the
+    same node, from calibration playbooks (medians of SHAPE_RUNS after one warm-up)."""
+    import bench_shape
+    import yaml
+
+    bin_dir = os.path.dirname(sys.executable)
+    os.makedirs(SHAPE_DIR, exist_ok=True)
+    seconds = {}
+    for name, (plays, _count) in bench_shape.playbooks(NODE).items():
+        path = os.path.join(SHAPE_DIR, name + ".yml")
+        if name == "api_read":
+            for task in plays[0]["tasks"][1:]:
+                task["cubestudio.ascend.ascend_k8s_read"]["kubeconfig"] = (
+                    "{{ ascend_kubeconfig }}"
+                )
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("---\n# Written by tools/bench.py (tools/bench_shape.py)\n")
+            yaml.safe_dump(plays, handle, sort_keys=False)
+        argv = [os.path.join(bin_dir, "ansible-playbook"), "-i", INVENTORY, path]
+        timed(argv)
+        seconds[name] = statistics.median(timed(argv)[0] for _ in range(SHAPE_RUNS))
+    price = bench_shape.prices(seconds)
+    # One more re-run of every layer, its commands counted by the connection, its tasks by
+    # the json callback.
+    with open(INVENTORY, encoding="utf-8") as handle:
+        counting = handle.read().replace(
+            "ansible_connection: community.docker.docker",
+            "ansible_connection: bench_docker",
+        )
+    inventory = os.path.join(SHAPE_DIR, "inventory.yml")
+    with open(inventory, "w", encoding="utf-8") as handle:
+        handle.write(counting)
+    path, extra = counted("shape-rerun")
+    extra["ANSIBLE_STDOUT_CALLBACK"] = "ansible.posix.json"
+    elapsed, out = timed(
+        [os.path.join(bin_dir, "ansible-playbook"), "-i", inventory, "site.yml"], extra
+    )
+    commands = 0
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            commands = sum(
+                1
+                for line in handle
+                if json.loads(line)["op"] == "exec" and json.loads(line)["host"] == NODE
+            )
+    counts = bench_shape.composition(out, NODE, commands)
+    table, rest = bench_shape.breakdown(elapsed, counts, price)
+    return {
+        "seconds": elapsed,
+        "counts": counts,
+        "price": price,
+        "table": table,
+        "rest": rest,
+    }
+
+
+def shape_lines(parts, floor_seconds, rerun_seconds):
+    """The page's account of what is left of the re-run of every layer, and why."""
+    import bench_shape
+
+    counts, price = parts["counts"], parts["price"]
+    lines = [
+        "",
+        "### What is left of the re-run, and why it does not go lower here",
+        "",
+        "One more re-run of every layer (%.1f s), taken apart (tools/bench_shape.py): its plays and"
+        % parts["seconds"],
+        "tasks for the node as the `ansible.posix.json` callback reports them, its commands on the",
+        "node as the counting connection logs them (one `docker exec` each: with pipelining, a",
+        "module is one command), each priced on the same node by a playbook that does only that",
+        "(the start plus %d plays, %d debug tasks, %d skipped tasks, %d `ping` modules with become,"
+        % (
+            bench_shape.PLAYS - 1,
+            bench_shape.TASKS,
+            bench_shape.TASKS,
+            bench_shape.NODE_RUNS,
+        ),
+        "%d `ascend_k8s_read`; medians of %d runs)."
+        % (bench_shape.API_READS, SHAPE_RUNS),
+        "",
+        "| part | count | seconds each | seconds | share |",
+        "|------|-------|--------------|---------|-------|",
+    ]
+    for name, count, each, total in parts["table"]:
+        lines.append(
+            "| %s | %d | %.3f | %.2f | %.0f %% |"
+            % (name, count, each, total, 100.0 * total / parts["seconds"])
+        )
+    lines.append(
+        "| the rest: the tasks' own work (modules that read more than `ping`, the actions' plans, templating) | | | %.2f | %.0f %% |"
+        % (parts["rest"], 100.0 * parts["rest"] / parts["seconds"])
+    )
+    fixed = price["start"] + max(counts["play"] - 1, 0) * price["play"]
+    per_task = price["controller_task"]
+    budget = 3 * floor_seconds
+    lines += [
+        "",
+        "The run has %d plays and %d tasks for the node (%d skipped, %d that ran a command on"
+        % (
+            counts["play"],
+            counts["tasks"],
+            counts["skipped_task"],
+            counts["node_task"],
+        ),
+        "it, %d reads of the API, the rest on the controller). What that means for the target:"
+        % counts["api_read"],
+        "",
+        "* The start and the plays alone cost %.1f s (%.1f x the floor): `site.yml` is one play per"
+        % (fixed, fixed / floor_seconds),
+        "  layer (each with its tag, `serial` and hosts, so that a layer runs alone and a fleet rolls",
+        "  in batches), plus the record and summary plays. Merging them would trade those away.",
+        "* Every task costs about %.0f ms on the controller even when it does nothing (a worker"
+        % (1000 * per_task),
+        "  process per task and host, its templating and result) and %.0f ms when skipped; every"
+        % (1000 * price["skipped_task"]),
+        "  command on the node %.0f ms (a `docker exec` and a Python start on the node). A layer's"
+        % (1000 * price["node_command"]),
+        "  fast path is a read of the node (reused across layers), a comparison on the controller,",
+        "  the decision and its line: four tasks besides the include and the end of the role, and",
+        "  at most one command per layer (none when an earlier layer's read is reused); the Kubernetes",
+        "  layers read the API once per play, and the summary reads the health of every chip",
+        "  (npu-smi) on every run, because reporting it is its job.",
+        "* Within 3 x the floor (%.1f s) the run could afford, after its start and plays, %d more"
+        % (budget, max(int((budget - fixed) / per_task), 0)),
+        "  tasks on the controller and no command on the node at all; the no-op re-run of every",
+        "  layer is %.1f x the floor. Below this, the cost is Ansible's per play and per task on this"
+        % (rerun_seconds / floor_seconds),
+        "  machine, not the collection's work: the rest above is what the tasks themselves do.",
+    ]
+    return lines
+
+
 # ------------------------------------------------------------------ the fleet
 
 
@@ -721,6 +859,7 @@ def main():
             )
         )
     roles, tasks = profile()
+    parts = shape()
     fleets = []
     try:
         for count in FLEET:
@@ -841,6 +980,7 @@ def main():
     lines += ["| %s | %s |" % (name, s) for name, s in roles]
     lines += ["", "| task | seconds |", "|------|---------|"]
     lines += ["| %s | %s |" % (name.replace("|", "\\|"), s) for name, s in tasks]
+    lines += shape_lines(parts, f_med, a_med)
 
     # ---------------------------------------------------------------- fleet
     one = next((f for f in fleets if f["nodes"] == 1), fleets[0] if fleets else None)

@@ -86,3 +86,73 @@ def test_fit_and_projection():
     assert bench.project(10.0, 2.0, 1000, 50, 10) == 2 * (10.0 + 2.0 * 50)
     # One point only: no slope.
     assert bench.fit([(1, 5.0)]) == (5.0, 0.0)
+
+
+def load_shape():
+    spec = importlib.util.spec_from_file_location(
+        "bench_shape", ROOT / "tools" / "bench_shape.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# What ansible.posix.json prints for a run (trimmed): a play with a skipped task, a task on
+# the controller, a module on the node and a read of the API (run_once: the first host only).
+JSON_RUN = """[WARNING]: a warning before the document
+{
+    "custom_stats": {},
+    "global_custom_stats": {},
+    "plays": [
+        {
+            "play": {"name": "layer"},
+            "tasks": [
+                {"hosts": {"n-1": {"action": "ansible.builtin.setup", "skipped": true}}, "task": {"name": "a"}},
+                {"hosts": {"n-1": {"action": "ansible.builtin.set_fact", "changed": false}}, "task": {"name": "b"}},
+                {"hosts": {"n-1": {"action": "cubestudio.ascend.ascend_facts", "changed": false}}, "task": {"name": "c"}},
+                {"hosts": {"n-1": {"action": "cubestudio.ascend.ascend_k8s_read"}}, "task": {"name": "d"}}
+            ]
+        },
+        {"play": {"name": "other hosts"}, "tasks": [{"hosts": {"n-2": {"action": "debug"}}, "task": {"name": "e"}}]}
+    ],
+    "stats": {}
+}
+[WARNING]: and one after
+"""
+
+
+def test_the_shape_of_a_run_and_its_price():
+    shape = load_shape()
+    counts = shape.composition(JSON_RUN, "n-1", node_commands=1)
+    assert counts == {
+        "play": 1,
+        "tasks": 4,
+        "skipped_task": 1,
+        "api_read": 1,
+        "node_task": 1,
+        "controller_task": 1,
+        "node_command": 1,
+    }
+    seconds = {
+        "start": 1.0,
+        "play": 1.0 + 0.05 * (shape.PLAYS - 1),
+        "controller_task": 1.0 + 0.02 * shape.TASKS,
+        "skipped_task": 1.0 + 0.01 * shape.TASKS,
+        "node_command": 1.0 + 0.2 * shape.NODE_RUNS,
+        "api_read": 1.0 + 0.5 * shape.API_READS,
+    }
+    price = shape.prices(seconds)
+    assert round(price["play"], 6) == 0.05
+    assert round(price["node_command"], 6) == 0.2
+    table, rest = shape.breakdown(2.0, counts, price)
+    # start 1.0 + skipped 0.01 + node 0.2 + api 0.5; the one controller task is the start's.
+    assert round(sum(row[3] for row in table), 6) == 1.71
+    assert round(rest, 6) == 0.29
+    # Every calibration playbook is the start plus its part, on the inventory's nodes.
+    books = shape.playbooks("node-1")
+    assert books["start"][1] == 0
+    assert len(books["play"][0]) == shape.PLAYS
+    assert all(play["hosts"] == "ascend_nodes" for play in books["play"][0])
+    assert books["api_read"][0][0]["tasks"][1]["cubestudio.ascend.ascend_k8s_read"] == {
+        "nodes": ["node-1"]
+    }
