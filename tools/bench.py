@@ -1329,6 +1329,15 @@ def main():
             "- a no-op re-run of `site.yml` with every layer on a converged 8-NPU node: %.1f s,"
             " **%.1f x** the floor (`ping` + `ascend_facts`, %.1f s); the node layer alone %.1f x;"
             % (a_med, a_med / f_med, f_med, n_med / f_med),
+            "  of it, Ansible's start and %d plays take %.1f s and each of its %d tasks about %.0f ms"
+            " on the controller (the page takes it apart);"
+            % (
+                parts["counts"]["play"],
+                parts["price"]["start"]
+                + max(parts["counts"]["play"] - 1, 0) * parts["price"]["play"],
+                parts["counts"]["tasks"],
+                1000 * parts["price"]["controller_task"],
+            ),
         ]
         + (
             [
@@ -1355,6 +1364,7 @@ def main():
                 "mitogen_error": mitogen_error,
                 "profile": roles,
                 "tasks": tasks,
+                "shape": parts,
                 "fleet": fleets,
                 "parse_s": parse,
                 "plan_s": plan,
