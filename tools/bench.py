@@ -344,7 +344,7 @@ def shape():
             yaml.safe_dump(plays, handle, sort_keys=False)
         argv = [os.path.join(bin_dir, "ansible-playbook"), "-i", INVENTORY, path]
         timed(argv)
-        seconds[name] = statistics.median(timed(argv)[0] for _ in range(SHAPE_RUNS))
+        seconds[name] = statistics.median(timed(argv)[0] for _run in range(SHAPE_RUNS))
     price = bench_shape.prices(seconds)
     # One more re-run of every layer, its commands counted by the connection, its tasks by
     # the json callback.

@@ -75,7 +75,7 @@ options:
   layer_results:
     description:
       - What each layer did in this run, one line each - the node layers' (the fact C(_layer_results)) and the
-        Kubernetes layers' (C(device_plugin_layer_result), C(exporter_layer_result)): skipped as unchanged, or run in
+        Kubernetes layers' (C(device_plugin_layer_result), C(exporter_layer_result)) - skipped as unchanged, or run in
         full (applied) and verified, and why.
     type: list
     elements: str
