@@ -418,6 +418,7 @@ def shape_lines(parts, floor_seconds, rerun_seconds):
     )
     fixed = price["start"] + max(counts["play"] - 1, 0) * price["play"]
     per_task = price["controller_task"]
+    charged = sum(row[3] for row in parts["table"])
     budget = 3 * floor_seconds
     lines += [
         "",
@@ -428,30 +429,42 @@ def shape_lines(parts, floor_seconds, rerun_seconds):
             counts["skipped_task"],
             counts["node_task"],
         ),
-        "it, %d reads of the API, the rest on the controller). What that means for the target:"
+        "it, %d reads of the API, the rest on the controller). What that means for the target"
         % counts["api_read"],
+        "of 3 x the floor (%.1f s):" % budget,
         "",
-        "* The start and the plays alone cost %.1f s (%.1f x the floor): `site.yml` is one play per"
-        % (fixed, fixed / floor_seconds),
-        "  layer (each with its tag, `serial` and hosts, so that a layer runs alone and a fleet rolls",
-        "  in batches), plus the record and summary plays. Merging them would trade those away.",
+        "* What Ansible charges by count - the start, the plays, the tasks, the commands on the",
+        "  node and the reads of the API, each at the price of a playbook that does nothing else -",
+        "  adds up to %.1f s, %.1f x the floor. The rest, %.1f s, is what the tasks do beyond a"
+        % (charged, charged / floor_seconds, parts["rest"]),
+        "  `debug` or a `ping`: the plans and renderings of the actions on the controller, modules",
+        "  that read more than `ping` (the node's sysfs and layer records, npu-smi), the size of the",
+        "  API's answers; its largest items are the slowest tasks above.",
+        "* The start and the plays alone cost %.1f s: `site.yml` is one play per layer (each with"
+        % fixed,
+        "  its tag, `serial` and hosts, so that a layer runs alone and a fleet rolls in batches),",
+        "  plus the record and summary plays. Merging them would trade those away.",
         "* Every task costs about %.0f ms on the controller even when it does nothing (a worker"
         % (1000 * per_task),
-        "  process per task and host, its templating and result) and %.0f ms when skipped; every"
+        "  process per task and host, its templating and result), %.0f ms when skipped; every"
         % (1000 * price["skipped_task"]),
-        "  command on the node %.0f ms (a `docker exec` and a Python start on the node). A layer's"
+        "  command on the node %.0f ms (a `docker exec` and a Python start on the node), every read"
         % (1000 * price["node_command"]),
-        "  fast path is a read of the node (reused across layers), a comparison on the controller,",
-        "  the decision and its line: four tasks besides the include and the end of the role, and",
-        "  at most one command per layer (none when an earlier layer's read is reused); the Kubernetes",
-        "  layers read the API once per play, and the summary reads the health of every chip",
-        "  (npu-smi) on every run, because reporting it is its job.",
-        "* Within 3 x the floor (%.1f s) the run could afford, after its start and plays, %d more"
-        % (budget, max(int((budget - fixed) / per_task), 0)),
-        "  tasks on the controller and no command on the node at all; the no-op re-run of every",
-        "  layer is %.1f x the floor. Below this, the cost is Ansible's per play and per task on this"
+        "  of the API %.0f ms (a Python kubernetes client and its connection). After the start and"
+        % (1000 * price["api_read"]),
+        "  the plays, 3 x the floor leaves %.1f s: %d tasks that do nothing, or %d commands on the"
+        % (
+            max(budget - fixed, 0),
+            max(int((budget - fixed) / per_task), 0),
+            max(int((budget - fixed) / price["node_command"]), 0),
+        ),
+        "  node, or %d reads of the API. A no-op re-run that still checks 7 layers and prints the"
+        % max(int((budget - fixed) / price["api_read"]), 0),
+        "  summary needs, per layer, a read of the node (reused across layers), the comparison on",
+        "  the controller, the decision and its line (four tasks besides the include and the end",
+        "  of the role), one read of the API per Kubernetes layer, and the summary's read of every",
+        "  chip's health (npu-smi), because reporting it is its job; this run is %.1f x the floor."
         % (rerun_seconds / floor_seconds),
-        "  machine, not the collection's work: the rest above is what the tasks themselves do.",
     ]
     return lines
 
