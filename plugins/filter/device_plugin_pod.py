@@ -9,9 +9,6 @@ import os
 
 from ansible.errors import AnsibleError, AnsibleFilterError
 
-from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._doctor import (
-    plugin_pod,
-)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._mindcluster import (
     PlanError,
     validate_catalogue,
@@ -19,7 +16,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._k8s._mindcluste
 from ansible_collections.cubestudio.ascend.plugins.module_utils._settings import (
     selector as label_selector,
 )
-from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (
+from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data_files import (
     DATA_DIR,
     load_data,
 )
@@ -93,6 +90,12 @@ def device_plugin_pod(pods, daemonsets, selector=None):
             "device_plugin_pod expects a selector string (key=value), not %r"
             % (selector,)
         )
+    # Imported here: Ansible imports every filter file of the collection in each task that
+    # uses one of its filters, and the doctor's checks are large (docs/benchmarks.md).
+    from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._doctor import (
+        plugin_pod,
+    )
+
     return plugin_pod(
         daemonsets, pods, _catalogue_selector() if selector is None else selector
     )

@@ -15,7 +15,9 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._node._iommu imp
     preflight_results,
     validate_rules,
 )
-from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import DATA_DIR
+from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data_files import (
+    DATA_DIR,
+)
 
 DOCUMENTATION = r"""
 name: iommu_checks

@@ -11,7 +11,9 @@ import yaml
 from ansible.errors import AnsibleFilterError
 from ansible.release import __version__ as ANSIBLE_CORE_VERSION
 
-from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import DATA_DIR
+from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data_files import (
+    DATA_DIR,
+)
 from ansible_collections.cubestudio.ascend.plugins.plugin_utils._node_python import (
     NodePythonDataError,
     node_python_verdict,

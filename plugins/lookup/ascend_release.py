@@ -82,7 +82,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._matrix 
     release_set,
     validate_matrix,
 )
-from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (
+from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data_files import (
     DATA_DIR,
     load_data,
 )

@@ -80,7 +80,7 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._settings import
     play_node_names,
     settings,
 )
-from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (
+from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data_files import (
     DATA_DIR,
     load_data,
 )

@@ -13,32 +13,14 @@ from __future__ import annotations
 
 import os
 
-import yaml
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
-DATA_DIR = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "data"
+# Where the data files are and how one is read: plugin_utils._data_files (light, for filters).
+from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data_files import (
+    DATA_DIR,
+    load_data,
 )
-
-
-def load_data(path: str, what: str, validate, errors) -> dict:
-    """Read and validate a data file; AnsibleActionFail with a clear reason otherwise."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
-    except OSError as error:
-        raise AnsibleActionFail(
-            f"cannot read the {what} {path}: {error.strerror}"
-        ) from None
-    except yaml.YAMLError as error:
-        raise AnsibleActionFail(
-            f"the {what} {path} is not valid YAML: {error}"
-        ) from None
-    try:
-        return validate(data)
-    except errors as error:
-        raise AnsibleActionFail(f"the {what} {path} is malformed: {error}") from None
 
 
 class ControllerAction(ActionBase):
