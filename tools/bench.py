@@ -824,12 +824,14 @@ def main():
     started = time.monotonic()
     if CONVERGE_RUNS < 1 or RUNS < 1:
         raise SystemExit("bench: BENCH_RUNS and BENCH_CONVERGE_RUNS must be 1 or more")
-    if (
-        not os.path.exists(INVENTORY)
-        or subprocess.run(
-            ["docker", "container", "inspect", NODE], capture_output=True, check=False
-        ).returncode
-    ):
+    # The demo makes or restarts its node (a restarted dockerd leaves it stopped) and the cluster.
+    running = subprocess.run(
+        ["docker", "container", "inspect", "-f", "{{.State.Running}}", NODE],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if not os.path.exists(INVENTORY) or running.stdout.strip() != "true":
         subprocess.run([os.path.join(ROOT, "tools", "demo.sh")], cwd=ROOT, check=True)
     # One warm-up of each, not counted (connection plugin, caches, first fork).
     floor()
