@@ -118,7 +118,9 @@ def scan_sysfs(sysfs_root: str = "/sys") -> list:
     Each entry: bus_id, vendor_id, device_id, subsystem_vendor_id, subsystem_device_id,
     class_id, family, chip, model, numa_node (int or None), driver (bound kernel driver or None),
     sriov_numvfs and sriov_totalvfs (ints; None where the function has no SR-IOV capability).
-    A missing directory gives an empty list.
+    SR-IOV virtual functions (a ``physfn`` link to their physical function) are not chips and
+    are left out: once VFs are enabled they sit beside their card with the same vendor and the
+    accelerator class. A missing directory gives an empty list.
     """
     base = os.path.join(sysfs_root, "bus", "pci", "devices")
     try:
@@ -129,6 +131,8 @@ def scan_sysfs(sysfs_root: str = "/sys") -> list:
     for name in names:
         path = os.path.join(base, name)
         if _hex(_read(os.path.join(path, "vendor"))) != HUAWEI_VENDOR_ID:
+            continue
+        if os.path.lexists(os.path.join(path, "physfn")):
             continue
         device_id = _hex(_read(os.path.join(path, "device")))
         class_id = _read(os.path.join(path, "class"))

@@ -140,3 +140,23 @@ def test_scan_sysfs_sriov(tmp_path):
     (base / "sriov_numvfs").write_text("4\n")
     (device,) = scan_sysfs(str(tmp_path))
     assert (device["sriov_numvfs"], device["sriov_totalvfs"]) == (4, 16)
+
+
+def test_scan_sysfs_leaves_out_virtual_functions(tmp_path):
+    devices = tmp_path / "bus" / "pci" / "devices"
+    card = devices / "0000:c1:00.0"
+    card.mkdir(parents=True)
+    (card / "vendor").write_text("0x19e5\n")
+    (card / "device").write_text("0xd802\n")
+    (card / "class").write_text("0x120000\n")
+    (card / "sriov_totalvfs").write_text("16\n")
+    (card / "sriov_numvfs").write_text("2\n")
+    for number in (1, 2):
+        vf = devices / ("0000:c1:00.%d" % number)
+        vf.mkdir()
+        (vf / "vendor").write_text("0x19e5\n")
+        (vf / "device").write_text("0xd803\n")
+        (vf / "class").write_text("0x120000\n")
+        (vf / "physfn").symlink_to(card)
+        (card / ("virtfn%d" % (number - 1))).symlink_to(vf)
+    assert [d["bus_id"] for d in scan_sysfs(str(tmp_path))] == ["0000:c1:00.0"]
