@@ -51,6 +51,9 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._node._iommu imp
 from ansible_collections.cubestudio.ascend.plugins.module_utils._node._node_plan import (
     expected_davinci_count,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._values import (
+    int_or_none,
+)
 
 
 class DoctorError(Exception):
@@ -568,10 +571,8 @@ def _npu_resources(resources) -> dict:
 
 
 def _quantity(value) -> int:
-    try:
-        return int(str(value))
-    except ValueError:
-        return 0
+    """A whole count of NPUs from a resource quantity (``8`` or ``"8"``); 0 for anything else."""
+    return int_or_none(value) or 0
 
 
 def _pod_ready(pod: dict) -> bool:
