@@ -5,19 +5,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def load_tool():
-    spec = importlib.util.spec_from_file_location("bench", ROOT / "tools" / "bench.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 RECAP = """
 TASK [Print the summary] ****
@@ -29,8 +17,8 @@ n-2                        : ok=120  changed=31   unreachable=0    failed=0    s
 """
 
 
-def test_recap_reads_every_host():
-    bench = load_tool()
+def test_recap_reads_every_host(load_tool):
+    bench = load_tool("bench")
     stats = bench.recap(RECAP)
     assert stats["n-1"]["ok"] == 27
     assert stats["n-1"]["skipped"] == 19
@@ -40,8 +28,8 @@ def test_recap_reads_every_host():
     assert bench.per_host({"recap": {"a": {"ok": 3}, "b": {"ok": 3}}}, "ok") == "3"
 
 
-def test_read_bytes_tells_installers_from_module_payloads(tmp_path):
-    bench = load_tool()
+def test_read_bytes_tells_installers_from_module_payloads(load_tool, tmp_path):
+    bench = load_tool("bench")
     log = tmp_path / "bytes.jsonl"
     records = [
         {"op": "exec", "host": "n-1", "sent": 100, "received": 10},
@@ -73,8 +61,8 @@ def test_read_bytes_tells_installers_from_module_payloads(tmp_path):
     assert bench.read_bytes(str(tmp_path / "missing"))["sent"] == 0
 
 
-def test_fit_and_projection():
-    bench = load_tool()
+def test_fit_and_projection(load_tool):
+    bench = load_tool("bench")
     a, b = bench.fit([(1, 12.0), (4, 18.0), (8, 26.0)])
     assert abs(a - 10.0) < 1e-9
     assert abs(b - 2.0) < 1e-9
@@ -86,15 +74,6 @@ def test_fit_and_projection():
     assert bench.project(10.0, 2.0, 1000, 50, 10) == 2 * (10.0 + 2.0 * 50)
     # One point only: no slope.
     assert bench.fit([(1, 5.0)]) == (5.0, 0.0)
-
-
-def load_shape():
-    spec = importlib.util.spec_from_file_location(
-        "bench_shape", ROOT / "tools" / "bench_shape.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # What ansible.posix.json prints for a run (trimmed): a play with a skipped task, a task on
@@ -121,8 +100,8 @@ JSON_RUN = """[WARNING]: a warning before the document
 """
 
 
-def test_the_shape_of_a_run_and_its_price():
-    shape = load_shape()
+def test_the_shape_of_a_run_and_its_price(load_tool):
+    shape = load_tool("bench_shape")
     counts = shape.composition(JSON_RUN, "n-1", node_commands=1)
     assert counts == {
         "play": 1,

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import yaml
@@ -13,22 +12,13 @@ import yaml
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def load_tool():
-    spec = importlib.util.spec_from_file_location(
-        "gen_matrix_doc", ROOT / "tools" / "gen_matrix_doc.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_committed_page_is_up_to_date():
-    tool = load_tool()
+def test_committed_page_is_up_to_date(load_tool):
+    tool = load_tool("gen_matrix_doc")
     assert tool.main(["--check"]) == 0
 
 
-def test_check_fails_on_a_stale_page(tmp_path, capsys):
-    tool = load_tool()
+def test_check_fails_on_a_stale_page(load_tool, tmp_path, capsys):
+    tool = load_tool("gen_matrix_doc")
     page = tmp_path / "version-matrix.md"
     page.write_text(
         (ROOT / "docs" / "version-matrix.md")
@@ -39,8 +29,8 @@ def test_check_fails_on_a_stale_page(tmp_path, capsys):
     assert "is stale: run python tools/gen_matrix_doc.py" in capsys.readouterr().err
 
 
-def test_page_shows_guesses_and_evidence():
-    tool = load_tool()
+def test_page_shows_guesses_and_evidence(load_tool):
+    tool = load_tool("gen_matrix_doc")
     matrix = yaml.safe_load((ROOT / "data" / "version_matrix.yml").read_text())
     page = tool.render(matrix)
     assert "| 23.0.0 | 7.0.0 (also 7.0.1) **GUESS** | 5.0.0 **GUESS** |" in page
@@ -51,8 +41,8 @@ def test_page_shows_guesses_and_evidence():
     assert "**Assumption:** an upper bound ending in `.`" in page
 
 
-def test_write_mode(tmp_path):
-    tool = load_tool()
+def test_write_mode(load_tool, tmp_path):
+    tool = load_tool("gen_matrix_doc")
     page = tmp_path / "out.md"
     assert tool.main(["--output", str(page)]) == 0
     assert page.read_text() == (ROOT / "docs" / "version-matrix.md").read_text()

@@ -275,23 +275,21 @@ def test_the_node_and_its_pods_from_one_read_of_the_cluster(ascend_node):
         "crds": {},
     }
     ascend = fact(ascend_node)
-    record = build(
-        ascend,
-        npu_smi=SMI_910B3,
-        kubernetes=True,
-        cluster=cluster,
-        node_name="atlas-01",
-    )
+
+    def record_of(node_name):
+        return build(
+            ascend,
+            npu_smi=SMI_910B3,
+            kubernetes=True,
+            cluster=cluster,
+            node_name=node_name,
+        )
+
+    record = record_of("atlas-01")
     assert record["kubernetes"]["registered"] is True
     assert record["kubernetes"]["allocatable_npus"] == 8
     assert record["versions"]["device_plugin"] == "26.0.0"
-    other = build(
-        ascend,
-        npu_smi=SMI_910B3,
-        kubernetes=True,
-        cluster=cluster,
-        node_name="atlas-02",
-    )
+    other = record_of("atlas-02")
     assert other["kubernetes"]["registered"] is False
     assert other["summary"][3] == (
         "Kubernetes: node atlas-02 is not registered with the cluster"

@@ -109,12 +109,18 @@ def test_scan_sysfs(ascend_node):
     }
 
 
+def _pci_function(sysfs, address, device_id, **files):
+    """A Huawei accelerator function under <sysfs>/bus/pci/devices, with extra sysfs files."""
+    path = sysfs / "bus" / "pci" / "devices" / address
+    path.mkdir(parents=True)
+    files = {"vendor": "0x19e5", "device": device_id, "class": "0x120000", **files}
+    for name, value in files.items():
+        (path / name).write_text("%s\n" % value)
+    return path
+
+
 def test_scan_sysfs_unknown_accelerator_and_bound_driver(tmp_path):
-    base = tmp_path / "bus" / "pci" / "devices" / "0000:01:00.0"
-    base.mkdir(parents=True)
-    (base / "vendor").write_text("0x19e5\n")
-    (base / "device").write_text("0xd9ff\n")
-    (base / "class").write_text("0x120000\n")
+    base = _pci_function(tmp_path, "0000:01:00.0", "0xd9ff")
     (tmp_path / "drivers" / "devdrv_device_driver").mkdir(parents=True)
     (base / "driver").symlink_to(tmp_path / "drivers" / "devdrv_device_driver")
     (device,) = scan_sysfs(str(tmp_path))
@@ -131,32 +137,17 @@ def test_scan_sysfs_missing_tree(tmp_path):
 
 
 def test_scan_sysfs_sriov(tmp_path):
-    base = tmp_path / "bus" / "pci" / "devices" / "0000:c1:00.0"
-    base.mkdir(parents=True)
-    (base / "vendor").write_text("0x19e5\n")
-    (base / "device").write_text("0xd802\n")
-    (base / "class").write_text("0x120000\n")
-    (base / "sriov_totalvfs").write_text("16\n")
-    (base / "sriov_numvfs").write_text("4\n")
+    _pci_function(tmp_path, "0000:c1:00.0", "0xd802", sriov_totalvfs=16, sriov_numvfs=4)
     (device,) = scan_sysfs(str(tmp_path))
     assert (device["sriov_numvfs"], device["sriov_totalvfs"]) == (4, 16)
 
 
 def test_scan_sysfs_leaves_out_virtual_functions(tmp_path):
-    devices = tmp_path / "bus" / "pci" / "devices"
-    card = devices / "0000:c1:00.0"
-    card.mkdir(parents=True)
-    (card / "vendor").write_text("0x19e5\n")
-    (card / "device").write_text("0xd802\n")
-    (card / "class").write_text("0x120000\n")
-    (card / "sriov_totalvfs").write_text("16\n")
-    (card / "sriov_numvfs").write_text("2\n")
+    card = _pci_function(
+        tmp_path, "0000:c1:00.0", "0xd802", sriov_totalvfs=16, sriov_numvfs=2
+    )
     for number in (1, 2):
-        vf = devices / ("0000:c1:00.%d" % number)
-        vf.mkdir()
-        (vf / "vendor").write_text("0x19e5\n")
-        (vf / "device").write_text("0xd803\n")
-        (vf / "class").write_text("0x120000\n")
+        vf = _pci_function(tmp_path, "0000:c1:00.%d" % number, "0xd803")
         (vf / "physfn").symlink_to(card)
         (card / ("virtfn%d" % (number - 1))).symlink_to(vf)
     assert [d["bus_id"] for d in scan_sysfs(str(tmp_path))] == ["0000:c1:00.0"]
