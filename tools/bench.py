@@ -377,6 +377,7 @@ def shape():
         "price": price,
         "table": table,
         "rest": rest,
+        "start_and_plays": bench_shape.start_and_plays(counts, price),
     }
 
 
@@ -416,10 +417,11 @@ def shape_lines(parts, floor_seconds, rerun_seconds):
         "| the rest: the tasks' own work (modules that read more than `ping`, the actions' plans, templating) | | | %.2f | %.0f %% |"
         % (parts["rest"], 100.0 * parts["rest"] / parts["seconds"])
     )
-    fixed = price["start"] + max(counts["play"] - 1, 0) * price["play"]
+    fixed = parts["start_and_plays"]
     per_task = price["controller_task"]
-    charged = sum(row[3] for row in parts["table"])
+    charged = parts["seconds"] - parts["rest"]
     budget = 3 * floor_seconds
+    left = max(budget - fixed, 0)
     lines += [
         "",
         "The run has %d plays and %d tasks for the node (%d skipped, %d that ran a command on"
@@ -453,13 +455,9 @@ def shape_lines(parts, floor_seconds, rerun_seconds):
         "  of the API %.0f ms (a Python kubernetes client and its connection). After the start and"
         % (1000 * price["api_read"]),
         "  the plays, 3 x the floor leaves %.1f s: %d tasks that do nothing, or %d commands on the"
-        % (
-            max(budget - fixed, 0),
-            max(int((budget - fixed) / per_task), 0),
-            max(int((budget - fixed) / price["node_command"]), 0),
-        ),
+        % (left, int(left / per_task), int(left / price["node_command"])),
         "  node, or %d reads of the API. A no-op re-run that still checks 7 layers and prints the"
-        % max(int((budget - fixed) / price["api_read"]), 0),
+        % int(left / price["api_read"]),
         "  summary needs, per layer, a read of the node (reused across layers), the comparison on",
         "  the controller, the decision and its line (four tasks besides the include and the end",
         "  of the role), one read of the API per Kubernetes layer, and the summary's read of every",
@@ -1348,8 +1346,7 @@ def main():
             " on the controller (the page takes it apart);"
             % (
                 parts["counts"]["play"],
-                parts["price"]["start"]
-                + max(parts["counts"]["play"] - 1, 0) * parts["price"]["play"],
+                parts["start_and_plays"],
                 parts["counts"]["tasks"],
                 1000 * parts["price"]["controller_task"],
             ),

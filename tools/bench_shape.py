@@ -165,6 +165,11 @@ def composition(json_output, host, node_commands):
     return counts
 
 
+def start_and_plays(counts, price):
+    """Seconds of the start and of each further play: what a run pays before its tasks."""
+    return price["start"] + max(counts["play"] - 1, 0) * price["play"]
+
+
 def breakdown(measured, counts, price):
     """Rows (part, count, seconds each, seconds) and the rest, for a run of ``measured``
     seconds: the start once, each further play, each task by where it ran."""

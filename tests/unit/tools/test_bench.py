@@ -127,6 +127,9 @@ def test_the_shape_of_a_run_and_its_price(load_tool):
     # start 1.0 + skipped 0.01 + node 0.2 + api 0.5; the one controller task is the start's.
     assert round(sum(row[3] for row in table), 6) == 1.71
     assert round(rest, 6) == 0.29
+    # The start and the further plays: the table's first two rows.
+    assert shape.start_and_plays(counts, price) == table[0][3] + table[1][3]
+    assert round(shape.start_and_plays(dict(counts, play=3), price), 6) == 1.1
     # Every calibration playbook is the start plus its part, on the inventory's nodes.
     books = shape.playbooks("node-1")
     assert books["start"][1] == 0
