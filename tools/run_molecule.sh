@@ -24,13 +24,13 @@ MIN_CORE="$(awk -F'==' '$1 == "ansible-core" {print $2}' constraints-min.txt)"
 if [ "$#" -gt 0 ]; then
   scenarios=("$@")
 else
-  # Longest first (seconds of the last full run, in tools/molecule-durations.txt; a scenario not
-  # listed there counts as the longest): two at a time, the last one to start is a short one and
-  # the run does not end waiting on one long scenario alone.
+  # Longest first (wall seconds of the last recorded `make test`, tools/test-durations.txt, as
+  # molecule:<scenario>; a scenario not listed there counts as the longest): the last one to
+  # start is a short one and the run does not end waiting on one long scenario alone.
   mapfile -t scenarios < <( (find extensions/molecule -mindepth 2 -maxdepth 2 -name molecule.yml \
     -printf '%h\n' | sed 's#^extensions/molecule/##'; printf '%s@min\n' "${MIN_SCENARIOS[@]}") | sort \
-    | awk 'NR == FNR { if ($1 !~ /^#/) secs[$1] = $2; next }
-           { print (($1 in secs) ? secs[$1] : 99999), $1 }' tools/molecule-durations.txt - \
+    | awk 'NR == FNR { if ($1 ~ /^molecule:/) secs[substr($1, 10)] = $2; next }
+           { b = $1; sub(/@min$/, "", b); print ((b in secs) ? secs[b] : 99999), $1 }' tools/test-durations.txt - \
     | sort -k1,1nr -k2,2 | cut -d' ' -f2)
 fi
 [ "${#scenarios[@]}" -gt 0 ] || { echo "no molecule scenarios found" >&2; exit 1; }
