@@ -53,7 +53,7 @@ need_root() {
 step_debs() {
   local missing=()
   local pkg
-  for pkg in docker.io debootstrap containerd runc git make rsync prometheus chromium; do
+  for pkg in docker.io debootstrap containerd runc git make rsync prometheus chromium shellcheck gcc time; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   if [ "${#missing[@]}" -eq 0 ]; then
@@ -81,8 +81,8 @@ step_dockerd() {
     log "no systemd as PID 1: starting dockerd in the background (log: $DOCKERD_LOG)"
     nohup dockerd >"$DOCKERD_LOG" 2>&1 &
   fi
-  local i
-  for i in $(seq 1 60); do
+  local _
+  for _ in $(seq 1 60); do
     if docker_answers; then
       log "dockerd answers"
       return 0

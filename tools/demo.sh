@@ -14,7 +14,6 @@ export PATH="$ROOT/.venv/bin:$PATH"
 NODE="${DEMO_NODE:-cubestudio-demo-node}"
 MODEL="${DEMO_MODEL:-910B3}"
 CARDS="${DEMO_CARDS:-8}"
-IMAGE="${CUBESTUDIO_NODE_IMAGE:-cubestudio/ascend-node:latest}"
 DEMO="$ROOT/.build/demo"
 SIM="$ROOT/tests/simulator/bin/ascend-sim"
 
@@ -22,7 +21,7 @@ log() { printf '\033[1m[demo]\033[0m %s\n' "$*" >&2; }
 
 if [ "${1:-}" = "--clean" ]; then
   python tests/testbed/bed.py leave "$NODE" >/dev/null 2>&1 || true
-  docker rm -f -v "$NODE" >/dev/null 2>&1 && log "removed $NODE" || log "no $NODE to remove"
+  if docker rm -f -v "$NODE" >/dev/null 2>&1; then log "removed $NODE"; else log "no $NODE to remove"; fi
   rm -rf "$DEMO"
   exit 0
 fi

@@ -10,7 +10,7 @@
 # A scenario that molecule skipped or could not find counts as failed, never as passed.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+cd "$ROOT" || exit 1
 export PATH="$ROOT/.venv/bin:$PATH"
 export ANSIBLE_FORCE_COLOR="${ANSIBLE_FORCE_COLOR:-0}"
 export PY_COLORS="${PY_COLORS:-0}"

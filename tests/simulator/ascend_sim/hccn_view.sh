@@ -61,7 +61,7 @@ while IFS= read -r line; do
     "chip "*) ;;
     *) continue ;;
     esac
-    phy= ip= mask= gw= detect= link= mtu= nethealth= speed=
+    phy='' ip='' mask='' gw='' detect='' link='' mtu='' nethealth='' speed=''
     for token in $line; do
         case $token in
         phy=*) phy=${token#phy=} ;;

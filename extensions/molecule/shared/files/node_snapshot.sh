@@ -16,7 +16,7 @@ for p in $PATHS "$@"; do
   find "$p" \( -type f -o -type l \) -print 2>/dev/null
 done | sort -u | while IFS= read -r f; do
   if [ -L "$f" ]; then
-    printf '%s %s %s link %s -> %s\n' - "$(stat -c '%a %u:%g' "$f")" "$f" "$(readlink "$f")"
+    printf '%s %s link %s -> %s\n' - "$(stat -c '%a %u:%g' "$f")" "$f" "$(readlink "$f")"
   else
     printf '%s %s file %s\n' "$(sha256sum "$f" | cut -d' ' -f1)" "$(stat -c '%a %u:%g' "$f")" "$f"
   fi
