@@ -725,8 +725,21 @@ class Bed:
             "etc/systemd/system/cubestudio-cgroup-v1.service": (CGROUP_V1_UNIT, 0o644),
         }
 
+    @contextlib.contextmanager
+    def build_lock(self):
+        """What beds of one checkout build in its .build folder (make test runs two beds side by
+        side): one builds, the other waits and finds it built."""
+        os.makedirs(self.build_path(""), exist_ok=True)
+        with open(self.build_path("bed-build.lock"), "w", encoding="ascii") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
+
     def ensure_images(self):
         """The pause and workload images as archives containerd imports (built on the host)."""
+        with self.build_lock():
+            self._ensure_images()
+
+    def _ensure_images(self):
         import oci_archive
 
         out_dir = self.build_path("images/testbed")
@@ -874,6 +887,11 @@ class Bed:
         """The simulated Huawei packages in .build/sim-artifacts (also in every node under
         NODE_BUILD), with their artifacts.json; rebuilt only when the simulator changed."""
         artifacts = self.build_path("sim-artifacts")
+        with self.build_lock():
+            return self._sim_artifacts(artifacts)
+
+    @staticmethod
+    def _sim_artifacts(artifacts):
         # The packages carry the simulator's installers: rebuilt whenever its code changed
         # (stale packages once provisioned nodes without Driver_Install_Status).
         stamp = os.path.join(artifacts, ".sim-hash")
