@@ -28,7 +28,8 @@ The shape of a run:
 Each step's output goes to .build/test-logs/<step>.log; a failed step's last lines are printed
 when it ends. The summary gives each step's wall seconds and the CPU seconds of its own
 processes (what runs inside the simulated nodes' containers is not a child of the step and is
-counted only in the machine's total), and .build/test-logs/summary.tsv keeps them. The exit
+counted only in the machine's total), and .build/test-logs/summary.tsv and summary.md (the
+table of docs/testing.md) keep them. The exit
 code is non-zero if any step failed.
 """
 
@@ -417,6 +418,11 @@ def main(argv=None):
             tsv.write("%s\t%s\t%d\t%d\n" % (s.name, s.state, s.wall, s.cpu))
             if s.state != "passed":
                 failed = 1
+    with open(os.path.join(LOGS, "summary.md"), "w") as md:
+        md.write("| step | result | wall s | CPU-s (own) |\n|---|---|---:|---:|\n")
+        for s in everything:
+            md.write("| %s | %s | %d | %d |\n" % (s.name, s.state, s.wall, s.cpu))
+        md.write("| **all** | | **%d** | %d (machine: %d) |\n" % (total, own, machine))
     if args.record:
         write_durations({s.name: s.wall for s in steps if s.state == "passed"})
         out("wrote " + os.path.relpath(DURATIONS, ROOT))
