@@ -253,7 +253,7 @@ def run(step, lock, out):
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
         )
-        _, status, rusage = os.wait4(proc.pid, 0)
+        status, rusage = os.wait4(proc.pid, 0)[1:]
         proc.returncode = os.waitstatus_to_exitcode(status)
     step.wall = time.time() - start
     step.cpu = cpu_of(rusage)
@@ -272,7 +272,7 @@ def run(step, lock, out):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
     parser.add_argument("--list", action="store_true", help="list the steps and exit")
     parser.add_argument(
         "--only", nargs="+", metavar="STEP", help="run only these steps"

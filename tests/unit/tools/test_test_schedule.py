@@ -105,7 +105,7 @@ def test_failed_build_fails_its_steps_as_not_run(
 
 def test_record_writes_the_measured_seconds(load_tool, tmp_path, monkeypatch):
     steps = [("one", []), ("two", [])]
-    tool, _ = setup_tool(load_tool, tmp_path, monkeypatch, steps, {"old": 7})
+    tool = setup_tool(load_tool, tmp_path, monkeypatch, steps, {"old": 7})[0]
     assert tool.main(["--record"]) == 0
     recorded = tool.read_durations()
     assert set(recorded) == {"old", "one", "two"}
