@@ -59,7 +59,10 @@ _ALIAS = re.compile(
     r"^(?P<cann>" + _VERSION + r")(?P<pre>-(?:alpha|beta|rc)\.?[0-9]+)?$",
     re.IGNORECASE,
 )
-_FIELD = re.compile(r"^(?P<key>cann|drv)(?P<version>[0-9][0-9A-Za-z.]*)$", re.IGNORECASE)
+# A field of the field guide's form: cann or drv, then a version of at least two fields.
+_FIELD = re.compile(
+    r"^(?P<key>cann|drv)(?P<version>[0-9]+\.[0-9A-Za-z][0-9A-Za-z.]*)$", re.IGNORECASE
+)
 
 
 def split_reference(image) -> tuple:
