@@ -1129,7 +1129,9 @@ def check_images(out: _Findings, params: dict, facts: dict, images: dict) -> Non
                 cause="the image carries no version the collection can read",
                 fix="tag the image cann<version>-drv<version>-ascend "
                 "(cubestudio.ascend.image_tag) or label it %s"
-                % (rules.get("labels") or {}).get("cann", "cubestudio.ascend/cann-version"),
+                % (rules.get("labels") or {}).get(
+                    "cann", "cubestudio.ascend/cann-version"
+                ),
             )
         elif verdict["verdict"] == "mismatch" or (
             verdict["verdict"] == "unchecked" and verdict["severity"] == "warning"
@@ -1167,9 +1169,7 @@ def check_images(out: _Findings, params: dict, facts: dict, images: dict) -> Non
                 % (
                     workload["where"],
                     image,
-                    "; ".join(
-                        "%s (%s)" % (p["what"], p["why"]) for p in problems
-                    ),
+                    "; ".join("%s (%s)" % (p["what"], p["why"]) for p in problems),
                 ),
                 severity="error"
                 if any(p["what"].startswith("LD_LIBRARY_PATH") for p in problems)

@@ -60,7 +60,11 @@ def validate_rules(data) -> dict:
     if not isinstance(env, dict):
         raise ImageRulesError("env must be a mapping")
     home = env.get("home")
-    if not isinstance(home, list) or not home or not all(isinstance(h, str) for h in home):
+    if (
+        not isinstance(home, list)
+        or not home
+        or not all(isinstance(h, str) for h in home)
+    ):
         raise ImageRulesError("env.home must be a non-empty list of variable names")
     for key, field in (("ld_library_path", "path"), ("variables", "name")):
         items = env.get(key)
@@ -141,7 +145,9 @@ def workloads(pods, containers, annotations=()) -> list:
             pods is not None and item.get("pod")
         ):
             continue
-        davinci = [d for d in item.get("devices") or [] if re.match(r"^/dev/davinci[0-9]+$", d)]
+        davinci = [
+            d for d in item.get("devices") or [] if re.match(r"^/dev/davinci[0-9]+$", d)
+        ]
         if not (davinci or item.get("visible_devices")):
             continue
         name = item.get("name") or item.get("id")
@@ -164,7 +170,9 @@ def _label_keys(rules) -> dict:
     return dict(LABELS, **((rules or {}).get("labels") or {}))
 
 
-def judge(workload: dict, node: dict, matrix: dict, rules=None, policy="strict") -> dict:
+def judge(
+    workload: dict, node: dict, matrix: dict, rules=None, policy="strict"
+) -> dict:
     """One container's image against its node: ``{image, versions (image_versions), verdict,
     severity, message, row, fix, refused}``. ``verdict``: ``unknown`` (no version read),
     ``unchecked`` (no driver on the node, or a release the matrix does not know), ``ok``,
@@ -204,7 +212,10 @@ def judge(workload: dict, node: dict, matrix: dict, rules=None, policy="strict")
     rules_of = {f["rule"]: f for f in result["findings"]}
     row = (result.get("recommended") or {}).get("hdk")
     answer["row"] = row
-    node_text = "driver %s%s" % (driver, " / firmware %s" % firmware if firmware else "")
+    node_text = "driver %s%s" % (
+        driver,
+        " / firmware %s" % firmware if firmware else "",
+    )
     mismatch = rules_of.get("cann.matched")
     if "driver.known" in rules_of:
         answer.update(
@@ -252,7 +263,8 @@ def judge(workload: dict, node: dict, matrix: dict, rules=None, policy="strict")
                 verdict="mismatch",
                 severity="warning",
                 message="image built for driver %s (its tag or label) on a node with %s; its "
-                "CANN %s is the matched set of HDK %s" % (image_driver, node_text, cann, row),
+                "CANN %s is the matched set of HDK %s"
+                % (image_driver, node_text, cann, row),
                 fix="rebuild the image with the tag of the node's versions "
                 "(cubestudio.ascend.image_tag), or run it on a node with driver %s"
                 % image_driver,

@@ -45,7 +45,10 @@ def test_release_sets_and_options():
     assert FILTER(release_set(MATRIX, "24.1.RC3")) == "cann8.0.rc3-drv24.1.rc3-ascend"
     assert FILTER(release_set(MATRIX, "23.0.RC2")) == "cann6.3.rc2-drv23.0.rc2.2-ascend"
     assert FILTER({"cann": "8.5.0"}, suffix="torch2.8") == "cann8.5.0-torch2.8"
-    assert FILTER({"cann": "8.5.0", "driver": "25.5.0"}, driver=False) == "cann8.5.0-ascend"
+    assert (
+        FILTER({"cann": "8.5.0", "driver": "25.5.0"}, driver=False)
+        == "cann8.5.0-ascend"
+    )
     assert FILTER({"cann": "8.5.0", "driver": ""}, suffix="") == "cann8.5.0"
     assert FILTER({"cann": "8.5.0", "driver": {"version": None}}) == "cann8.5.0-ascend"
 

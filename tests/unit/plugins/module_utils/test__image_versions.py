@@ -199,7 +199,9 @@ def test_the_label_comes_first():
     )
     assert (got["cann"], got["source"]) == ("8.0.0", "huawei")
     # Other label names.
-    got = image_versions("x:y", {"org.example/cann": "8.5.0"}, {"cann": "org.example/cann"})
+    got = image_versions(
+        "x:y", {"org.example/cann": "8.5.0"}, {"cann": "org.example/cann"}
+    )
     assert got["cann"] == "8.5.0"
 
 
@@ -244,7 +246,11 @@ def test_split_reference():
         "tag",
         "sha256:ab",
     )
-    assert split_reference("registry:5000/ns/name") == ("registry:5000/ns/name", None, None)
+    assert split_reference("registry:5000/ns/name") == (
+        "registry:5000/ns/name",
+        None,
+        None,
+    )
     assert split_reference(None) == (None, None, None)
 
 
@@ -252,10 +258,19 @@ def test_render_tag_reads_back():
     tag = render_tag("8.5.0", "25.5.0")
     assert tag == "cann8.5.0-drv25.5.0-ascend"
     got = image_versions("train:" + tag)
-    assert (got["cann"], got["driver"], got["source"]) == ("8.5.0", "25.5.0", "field-guide")
+    assert (got["cann"], got["driver"], got["source"]) == (
+        "8.5.0",
+        "25.5.0",
+        "field-guide",
+    )
     # The field guide's own example, from its versions.
     assert render_tag("7.0.0", "23.0.RC2") == "cann7.0.0-drv23.0.rc2-ascend"
     assert render_tag({"version": "8.0.RC3"}, None, "") == "cann8.0.rc3"
-    for cann, driver in ((None, None), ("latest", None), ("8.5.0", "new"), ("8.5.0", "")):
+    for cann, driver in (
+        (None, None),
+        ("latest", None),
+        ("8.5.0", "new"),
+        ("8.5.0", ""),
+    ):
         with pytest.raises(ValueError):
             render_tag(cann, driver)

@@ -102,14 +102,21 @@ def test_workloads_are_the_running_pods_holding_npus_and_the_engine_s_others():
         pod("train", OLD),
         pod("web", "nginx:1", npus=0),
         pod("done", OLD, phase="Succeeded"),
-        pod("annotated", GOOD, npus=0, annotations={"huawei.com/AscendReal": "Ascend910-3"}),
+        pod(
+            "annotated",
+            GOOD,
+            npus=0,
+            annotations={"huawei.com/AscendReal": "Ascend910-3"},
+        ),
     ]
     containers = [
         engine("train", OLD, labels={"cubestudio.ascend/cann-version": "8.0.0"}),
         engine(None, "local/bench:cann8.5.0-ascend", engine="docker", name="bench"),
         engine(None, "plugin:v7.3.0", all_devices=True, name="plugin"),
         engine(None, "x:1", visible_devices=None, name="no-npu"),
-        engine("other", GOOD),  # a pod's, not on the list of the node's pods: left to the pod side
+        engine(
+            "other", GOOD
+        ),  # a pod's, not on the list of the node's pods: left to the pod side
     ]
     found = workloads(pods, containers, RULES["npu_annotations"])
     assert [w["where"] for w in found] == [
@@ -131,7 +138,10 @@ def test_a_mismatching_image_names_both_versions_the_row_and_the_fix():
     verdict = judge({"image": OLD}, NODE, MATRIX, RULES)
     assert verdict["verdict"] == "mismatch" and verdict["severity"] == "error"
     assert verdict["row"] == "25.5.0" and verdict["refused"]
-    assert "image of CANN 8.0.0 on a node with driver 25.5.0 / firmware 7.8.0.5.216" in verdict["message"]
+    assert (
+        "image of CANN 8.0.0 on a node with driver 25.5.0 / firmware 7.8.0.5.216"
+        in verdict["message"]
+    )
     assert "HDK 25.5.0 with CANN 8.5.0" in verdict["message"]
     assert verdict["fix"] == (
         "use an image of CANN 8.5.0 (tag cann8.5.0-drv25.5.0-ascend), "
@@ -143,18 +153,26 @@ def test_a_mismatching_image_names_both_versions_the_row_and_the_fix():
 
 def test_matching_unknown_and_unchecked_images():
     assert judge({"image": GOOD}, NODE, MATRIX, RULES)["verdict"] == "ok"
-    labelled = {"image": "in-house/train:42", "labels": {"cubestudio.ascend/cann-version": "8.5.0"}}
+    labelled = {
+        "image": "in-house/train:42",
+        "labels": {"cubestudio.ascend/cann-version": "8.5.0"},
+    }
     assert judge(labelled, NODE, MATRIX, RULES)["verdict"] == "ok"
     unknown = judge({"image": "busybox:latest"}, NODE, MATRIX, RULES)
     assert unknown["verdict"] == "unknown" and unknown["severity"] == "info"
     assert unknown["message"].startswith("version unknown: the tag 'latest'")
-    assert judge({"image": OLD}, {"driver": None}, MATRIX, RULES)["verdict"] == "unchecked"
+    assert (
+        judge({"image": OLD}, {"driver": None}, MATRIX, RULES)["verdict"] == "unchecked"
+    )
     # A CANN the matrix does not know is not the driver's matched set either.
     new = judge({"image": "cann:99.0.0-910b-ubuntu22.04-py3.11"}, NODE, MATRIX, RULES)
     assert new["verdict"] == "mismatch" and new["severity"] == "error"
     assert "or run it on a node" not in new["fix"]
     # A driver the matrix does not know: nothing to hold the image against.
-    assert judge({"image": GOOD}, {"driver": "99.1.0"}, MATRIX, RULES)["verdict"] == "unchecked"
+    assert (
+        judge({"image": GOOD}, {"driver": "99.1.0"}, MATRIX, RULES)["verdict"]
+        == "unchecked"
+    )
     # The matched CANN, but built for another driver (the field guide's drv field).
     other = judge({"image": "t:cann8.5.0-drv25.2.0-ascend"}, NODE, MATRIX, RULES)
     assert other["verdict"] == "mismatch" and other["severity"] == "warning"
@@ -175,10 +193,13 @@ def test_env_problems():
         "ASCEND_AICPU_PATH is not set",
     ]
     # Another CANN home: its lib64 is the one needed.
-    moved = dict(CANN_ENV, ASCEND_TOOLKIT_HOME="/opt/cann", ASCEND_HOME_PATH="/opt/cann")
-    assert [p["what"] for p in env_problems({"env": moved, "env_complete": True}, versions, RULES)] == [
-        "LD_LIBRARY_PATH lacks /opt/cann/lib64"
-    ]
+    moved = dict(
+        CANN_ENV, ASCEND_TOOLKIT_HOME="/opt/cann", ASCEND_HOME_PATH="/opt/cann"
+    )
+    assert [
+        p["what"]
+        for p in env_problems({"env": moved, "env_complete": True}, versions, RULES)
+    ] == ["LD_LIBRARY_PATH lacks /opt/cann/lib64"]
     # Only the pod's spec known: judged only when it sets LD_LIBRARY_PATH (and then only that).
     assert env_problems({"env": {}, "env_complete": False}, versions, RULES) == []
     spec = {"env": {"LD_LIBRARY_PATH": "/app/lib"}, "env_complete": False}
@@ -239,27 +260,43 @@ def test_the_doctor_rows(facts):
     ]
     old, env, plain = findings
     assert old["symptom"].startswith(
-        "pod default/old container main: image " + OLD + " (CANN 8.0.0, read from its tag, "
+        "pod default/old container main: image "
+        + OLD
+        + " (CANN 8.0.0, read from its tag, "
         "Huawei's form): image of CANN 8.0.0 on a node with driver 25.5.0"
     )
-    assert old["cause"].startswith("version matrix row HDK 25.5.0 (data/version_matrix.yml); ")
-    assert old["fix"].startswith("use an image of CANN 8.5.0 (tag cann8.5.0-drv25.5.0-ascend)")
+    assert old["cause"].startswith(
+        "version matrix row HDK 25.5.0 (data/version_matrix.yml); "
+    )
+    assert old["fix"].startswith(
+        "use an image of CANN 8.5.0 (tag cann8.5.0-drv25.5.0-ascend)"
+    )
     assert "pod default/bare-env container main" in env["symptom"]
-    assert "LD_LIBRARY_PATH lacks /usr/local/Ascend/ascend-toolkit/latest/lib64" in env["symptom"]
+    assert (
+        "LD_LIBRARY_PATH lacks /usr/local/Ascend/ascend-toolkit/latest/lib64"
+        in env["symptom"]
+    )
     assert plain["symptom"].startswith(
         "pod default/plain container main: image docker.io/cubestudio/workload:latest, version unknown"
     )
     assert "not compared with the node's driver 25.5.0" in plain["symptom"]
     # Without the image data the doctor leaves the rows out (callers that do not load them).
     params = _doctor_params(facts, pods, containers)
-    assert not [f for f in diagnose(TABLE, params, CATALOGUE) if f["row"] in ("T48", "T49")]
+    assert not [
+        f for f in diagnose(TABLE, params, CATALOGUE) if f["row"] in ("T48", "T49")
+    ]
     # Skipped rows stay skipped.
     params["skip_rows"] = ["T48", "T49"]
     assert _image_findings(params) == []
 
 
 def test_the_doctor_without_the_cluster_reads_the_engine(facts):
-    params = _doctor_params(facts, [], [engine(None, OLD, engine="docker", name="train")])
+    params = _doctor_params(
+        facts, [], [engine(None, OLD, engine="docker", name="train")]
+    )
     params["kubernetes"] = {"enabled": False}
     (finding,) = _image_findings(params)
-    assert finding["row"] == "T48" and "docker container train: image " + OLD in finding["symptom"]
+    assert (
+        finding["row"] == "T48"
+        and "docker container train: image " + OLD in finding["symptom"]
+    )
