@@ -153,7 +153,9 @@ def workloads(pods, containers, annotations=()) -> list:
         name = item.get("name") or item.get("id")
         found.append(
             {
-                "where": "%s container %s" % (item.get("engine") or "engine", name),
+                "where": "pod %s container %s" % (item["pod"], name)
+                if item.get("pod")
+                else "%s container %s" % (item.get("engine") or "engine", name),
                 "pod": item.get("pod"),
                 "container": name,
                 "image": item.get("image"),
