@@ -283,7 +283,7 @@ def test_images_carry_their_versions(deployed, tmp_path):
     old, plain = findings
     assert old["symptom"].startswith(
         "pod default/old-cann container main: image %s (CANN 8.0.0, driver 24.1.0, "
-        "read from its tag, the field guide's form): image of CANN 8.0.0 on a node with "
+        "read from its tag, the field guide's form): CANN 8.0.0 of the image is not the matched set of "
         "driver 25.5.0" % OLD_IMAGE
     ), old
     assert "Huawei's bundles pair HDK 25.5.0 with CANN 8.5.0" in old["symptom"]

@@ -249,8 +249,8 @@ def judge(
         answer.update(
             verdict="mismatch",
             severity=mismatch["severity"],
-            message="image of CANN %s on a node with %s: %s"
-            % (cann, node_text, mismatch["message"]),
+            message="CANN %s of the image is not the matched set of %s: %s"
+            % (cann, node_text, mismatch["message"].split(": ", 1)[-1]),
             fix=fix,
             refused=any(f["rule"] == "cann.matched" for f in result["refused"]),
         )

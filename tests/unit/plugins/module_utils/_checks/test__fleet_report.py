@@ -274,7 +274,10 @@ def test_the_cann_of_the_images_on_each_node_and_the_refused_ones(ascend_node):
         ("unknown", False),
         ("ok", False),
     ]
-    assert "image of CANN 8.0.0 on a node with driver 25.5.0" in strict[0]["message"]
+    assert (
+        "CANN 8.0.0 of the image is not the matched set of driver 25.5.0"
+        in strict[0]["message"]
+    )
     assert strict[2]["message"].startswith("version unknown: the tag 'latest'")
     assert [i["refused"] for i in by_host["tolerant-node"]] == [False] * 4
     assert report["totals"]["refused_images"] == 1

@@ -139,7 +139,7 @@ def test_a_mismatching_image_names_both_versions_the_row_and_the_fix():
     assert verdict["verdict"] == "mismatch" and verdict["severity"] == "error"
     assert verdict["row"] == "25.5.0" and verdict["refused"]
     assert (
-        "image of CANN 8.0.0 on a node with driver 25.5.0 / firmware 7.8.0.5.216"
+        "CANN 8.0.0 of the image is not the matched set of driver 25.5.0 / firmware 7.8.0.5.216"
         in verdict["message"]
     )
     assert "HDK 25.5.0 with CANN 8.5.0" in verdict["message"]
@@ -263,7 +263,7 @@ def test_the_doctor_rows(facts):
         "pod default/old container main: image "
         + OLD
         + " (CANN 8.0.0, read from its tag, "
-        "Huawei's form): image of CANN 8.0.0 on a node with driver 25.5.0"
+        "Huawei's form): CANN 8.0.0 of the image is not the matched set of driver 25.5.0"
     )
     assert old["cause"].startswith(
         "version matrix row HDK 25.5.0 (data/version_matrix.yml); "
