@@ -23,7 +23,7 @@ description:
     at a glance and the doctor (C(cubestudio.ascend.doctor)) can hold them against the node it
     runs on.
   - The input is a node's versions or a release set. The versions are read from the keys
-    C(cann) and C(driver), each a version string or a fact's C({version: ...}), so
+    C(cann) and C(driver), each a version string or a fact with a C(version) key, so
     C(ansible_facts['ascend']) (of P(cubestudio.ascend.ascend_facts#module)), the C(versions) of a
     node record (P(cubestudio.ascend.ascend_node_record#module)) and the set of
     C(lookup('cubestudio.ascend.ascend_release', '25.5.0')) all work.
