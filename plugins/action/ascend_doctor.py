@@ -21,6 +21,16 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._doctor 
     temperature_threshold,
     validate_rows,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._images import (
+    ImageRulesError,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._images import (
+    validate_rules as validate_image_rules,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._matrix import (
+    MatrixError,
+    validate_matrix,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._node._iommu import (
     IommuError,
     validate_rules,
@@ -37,6 +47,8 @@ from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (
 DEFAULT_ROWS = os.path.join(DATA_DIR, "troubleshooting.yml")
 DEFAULT_CATALOGUE = os.path.join(DATA_DIR, "catalogue.yml")
 DEFAULT_IOMMU = os.path.join(DATA_DIR, "iommu.yml")
+DEFAULT_MATRIX = os.path.join(DATA_DIR, "version_matrix.yml")
+DEFAULT_IMAGES = os.path.join(DATA_DIR, "container_images.yml")
 DEFAULT_RULES = os.path.join(
     os.path.dirname(DATA_DIR), "roles", "exporter", "files", "ascend-npu.rules.yml"
 )
@@ -70,8 +82,22 @@ class ActionModule(ActionBase):
         iommu_rules = load_data(
             DEFAULT_IOMMU, "IOMMU and SR-IOV rules", validate_rules, IommuError
         )
+        images = {
+            "matrix": load_data(
+                params.get("matrix_file") or DEFAULT_MATRIX,
+                "version matrix",
+                validate_matrix,
+                MatrixError,
+            ),
+            "rules": load_data(
+                DEFAULT_IMAGES,
+                "container image rules",
+                validate_image_rules,
+                ImageRulesError,
+            ),
+        }
         try:
-            findings = diagnose(table, params, catalogue, iommu_rules)
+            findings = diagnose(table, params, catalogue, iommu_rules, images)
         except DoctorError as error:
             raise AnsibleActionFail(str(error)) from None
         # A relative folder is taken from the directory ansible-playbook runs in (the

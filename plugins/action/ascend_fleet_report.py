@@ -8,6 +8,8 @@ Documentation: plugins/modules/ascend_fleet_report.py. Logic: plugins/module_uti
 
 from __future__ import annotations
 
+import os
+
 from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._fleet_report import (
     ARGUMENT_SPEC as REPORT_SPEC,
 )
@@ -15,8 +17,14 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._fleet_r
     ReportError,
     build,
 )
+from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._matrix import (
+    MatrixError,
+    validate_matrix,
+)
 from ansible_collections.cubestudio.ascend.plugins.plugin_utils._data import (
+    DATA_DIR,
     RecordAction,
+    load_data,
 )
 
 
@@ -27,3 +35,13 @@ class ActionModule(RecordAction):
     ERRORS = ReportError
     RESULT = "report"
     FACT = "ascend_fleet_report"
+
+    def compute(self, params: dict) -> dict:
+        # The matrix judges the images running on the nodes (their CANN against the driver).
+        matrix = load_data(
+            params.get("matrix_file") or os.path.join(DATA_DIR, "version_matrix.yml"),
+            "version matrix",
+            validate_matrix,
+            MatrixError,
+        )
+        return build(params, matrix)

@@ -19,6 +19,13 @@ description:
     the Kubernetes cluster says about it (C(kubernetes.core.k8s_info)), finds the symptoms of the
     collection's troubleshooting table C(data/troubleshooting.yml) and returns one finding per
     symptom, with the row id, the symptom seen on this node, the row's cause and fix.
+  - Every container that holds the node's NPUs (a running pod on the node asking for C(huawei.com/Ascend*)
+    or annotated by the device plugin, else a container of O(containers) that maps NPUs) has its image's CANN
+    (and driver) version read from the image's label C(cubestudio.ascend/cann-version) or its tag (the field
+    guide's C(cann8.5.0-drv25.5.0-ascend), Huawei's C(8.5.0-910b-ubuntu22.04-py3.11)) and held against the
+    node's driver by the version matrix (row T48, naming the pod, both versions, the matrix row and the fix),
+    and its C(ASCEND_*)/C(LD_LIBRARY_PATH) environment against what CANN needs (row T49,
+    C(data/container_images.yml)). An image without a version is an C(info) finding.
   - Runs on the controller and changes nothing. The playbook C(cubestudio.ascend.doctor) gathers
     the facts and writes the report.
 author: cubestudio maintainers (@cubestudio)
@@ -124,6 +131,17 @@ options:
       - Chips whose NPU id, phy id, logic id or C(/dev/davinci<N>) differ from the record, as O(npu_smi) reads
         them now, are a T47 finding naming each chip by its PCI bus id.
     type: str
+  compat_policy:
+    description:
+      - Policy of the version matrix when the CANN of a container's image is held against the node's driver
+        (row T48) - C(strict) makes an image of another CANN than the driver's matched set an error, C(tolerant)
+        a warning (an info when the mix is one seen working), as C(cubestudio.ascend.ascend_compat) decides.
+    type: str
+    choices: [strict, tolerant]
+    default: strict
+  matrix_file:
+    description: A site copy of C(data/version_matrix.yml) (same structure) for the image check (row T48).
+    type: path
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts
@@ -168,7 +186,7 @@ findings:
       description: The row's fix.
       type: str
     severity:
-      description: C(error), C(warning) or C(info).
+      description: C(error), C(warning) or C(info) (an C(info) finding, such as an image without a version, does not fail a strict run of the playbook).
       type: str
 lines:
   description: "The findings as one line each for a person: C([row] SEVERITY: symptom | cause: ... | fix: ...)."

@@ -40,6 +40,9 @@ options:
     description: Title of the report.
     type: str
     default: Ascend fleet report
+  matrix_file:
+    description: A site copy of C(data/version_matrix.yml) (same structure), to judge the images running on the nodes.
+    type: path
 extends_documentation_fragment:
   - cubestudio.ascend.attributes
   - cubestudio.ascend.attributes.controller_facts
@@ -85,8 +88,9 @@ report:
     totals:
       description: >-
         C(nodes), C(unreached), C(chips), C(unhealthy_chips), C(unhealthy_nodes) (health not C(ok)),
-        C(reboot_pending), C(compat_not_ok), C(drifting) (the version keys that differ) and
-        C(renumbered_nodes) (nodes with chips renumbered since the recorded chip map, T47).
+        C(reboot_pending), C(compat_not_ok), C(drifting) (the version keys that differ),
+        C(renumbered_nodes) (nodes with chips renumbered since the recorded chip map, T47) and
+        C(refused_images) (containers whose image's CANN the version matrix refuses on their node).
       type: dict
       sample: {nodes: 2, unreached: 0, chips: 12, unhealthy_chips: 1, unhealthy_nodes: 1, reboot_pending: 2, compat_not_ok: 0, drifting: [driver, firmware]}
     version_keys:
@@ -107,7 +111,11 @@ report:
         where it answered, with the chip name), C(versions) (each C({key, label, value, drift,
         odd}), C(odd) when the value is not the majority's), C(drift) (the odd keys),
         C(allocatable) (C(allocatable / chips)), C(allocatable_ok), C(compat), C(compat_ok),
-        C(moved_chips) (the chips renumbered since the recorded chip map, T47, empty when none).
+        C(moved_chips) (the chips renumbered since the recorded chip map, T47, empty when none),
+        C(images) (the containers holding the node's NPUs from the record's C(images), each
+        C({where, image, cann, driver, source, verdict, refused, message}): C(verdict) C(ok),
+        C(mismatch), C(unknown) (the image carries no version) or C(unchecked), C(refused) when the
+        matrix refuses the image's CANN with the node's driver under the node's policy).
       type: list
       elements: dict
     unhealthy_chips:

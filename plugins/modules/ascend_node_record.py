@@ -87,6 +87,14 @@ options:
       - The record says which chips moved since (troubleshooting row T47); a text that is not a chip map is
         reported in C(chip_map.error), not a failure.
     type: str
+  containers:
+    description:
+      - The running containers that use the node's NPUs, C(ansible_facts.ascend_npu_containers.containers) of
+        P(cubestudio.ascend.npu_container_facts#module); the record lists the versions their images carry
+        (RV(record.images)). Empty lists none.
+    type: list
+    elements: dict
+    default: []
   metrics_url:
     description:
       - Where the exporter's metrics are read (C(lookup('cubestudio.ascend.ascend_settings', 'exporter_metrics_url'))),
@@ -293,6 +301,17 @@ record:
         error:
           description: Why the recorded text is not a chip map, else null.
           type: str
+    images:
+      description:
+        - The containers of O(containers) that hold NPUs (they map C(/dev/davinci<N>) or set
+          C(ASCEND_VISIBLE_DEVICES); not those that see every device), each with the versions its image
+          carries, read from its label C(cubestudio.ascend/cann-version) or its tag (the field guide's
+          C(cann8.5.0-drv25.5.0-ascend), Huawei's C(8.5.0-910b-ubuntu22.04-py3.11)) -
+          C({where, image, labels, cann, driver, source, known, reason}); C(source) is C(label),
+          C(field-guide), C(huawei) or null, C(reason) why no version was read.
+        - The fleet report holds each against the node's driver by the version matrix.
+      type: list
+      elements: dict
     summary:
       description: The lines the site playbook's summary prints.
       type: list

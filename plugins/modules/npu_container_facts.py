@@ -135,6 +135,20 @@ ansible_facts:
               description: Why it counts - C(devices), C(dev_mount), C(privileged), C(env).
               type: list
               elements: str
+            env:
+              description:
+                - The container's C(ASCEND_*) and C(LD_LIBRARY_PATH) variables as the engine runs it (the
+                  image's C(ENV) with the run's or the pod's on top); no other variable is returned.
+                - The doctor holds them against what CANN needs (row T49).
+              type: dict
+              sample: {ASCEND_TOOLKIT_HOME: /usr/local/Ascend/ascend-toolkit/latest}
+            labels:
+              description:
+                - The container's labels under C(cubestudio.ascend/), which hold the image's (Docker and
+                  the CRI copy an image's labels into its containers'), such as
+                  C(cubestudio.ascend/cann-version); no other label is returned.
+              type: dict
+              sample: {cubestudio.ascend/cann-version: 8.5.0}
             running:
               description: Always true (only running containers are listed).
               type: bool

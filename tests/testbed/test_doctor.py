@@ -6,7 +6,8 @@
 The device_plugin role deploys the plugin first; the doctor then finds nothing. Each
 cluster-side fault is made in turn (the node's workerselector label changed, the plugin's pod
 unable to start, the Ascend runtime no longer containerd's default, pods that set
-ASCEND_VISIBLE_DEVICES themselves or leave no memory headroom), the doctor's JSON report
+ASCEND_VISIBLE_DEVICES themselves or leave no memory headroom, pods whose images carry a CANN the
+node's driver is not bundled with, or no version at all), the doctor's JSON report
 must name its row, and the fault is undone (the plugin back to 8 allocatable NPUs) before the next one.
 """
 
@@ -21,6 +22,7 @@ from ansible_run import PLAYBOOK, ROOT, playbook
 
 DOCTOR = os.path.join(ROOT, "playbooks", "doctor.yml")
 DAEMONSET = "ascend-device-plugin-daemonset"
+WORKLOAD = "docker.io/cubestudio/workload:latest"
 CONFIG = "/etc/containerd/config.toml"
 
 
@@ -196,7 +198,9 @@ def test_pod_hygiene(deployed, tmp_path):
         rc, report, out = doctor(cluster, tmp_path)
     finally:
         cluster.delete([sneaky, tight], wait=False)
-    assert rows(report) == ["T40", "T41"], out
+    # tight's image (the bed's workload image, tag latest) carries no version: an info line.
+    assert rows(report) == ["T40", "T41", "T48"], out
+    assert [f["severity"] for f in report["findings"] if f["row"] == "T48"] == ["info"]
     by_row = {f["row"]: f for f in report["findings"]}
     assert (
         "pod default/sneaky container main sets ASCEND_VISIBLE_DEVICES itself"
@@ -206,6 +210,96 @@ def test_pod_hygiene(deployed, tmp_path):
     assert "pod default/tight" in by_row["T41"]["symptom"]
     assert by_row["T41"]["severity"] == "warning"
     assert rc != 0
+
+
+# The bed's node runs driver 25.5.0 (firmware 7.8.0.5.216), whose matched CANN is 8.5.0. The
+# workload image, tagged again in the node's containerd under the names an image built for
+# another CANN (the field guide's form) and one of Huawei's CANN images would have.
+OLD_IMAGE = "docker.io/cubestudio/workload:cann8.0.0-drv24.1.0-ascend"
+GOOD_IMAGE = "quay.io/ascend/cann:8.5.0-910b-ubuntu22.04-py3.11"
+# What Huawei's CANN images set in their ENV (data/container_images.yml); the workload image has
+# none, so the pods set it (T49 is about a container without it).
+HOME = "/usr/local/Ascend/ascend-toolkit/latest"
+CANN_ENV = {
+    "ASCEND_TOOLKIT_HOME": HOME,
+    "ASCEND_OPP_PATH": HOME + "/opp",
+    "ASCEND_AICPU_PATH": HOME,
+    "LD_LIBRARY_PATH": HOME
+    + "/lib64:/usr/local/Ascend/driver/lib64/common:/usr/local/Ascend/driver/lib64/driver",
+}
+
+
+def test_images_carry_their_versions(deployed, tmp_path):
+    """Three pods holding one NPU each: an image tagged for CANN 8.0.0 / driver 24.1.0 (T48, an
+    error naming both versions, the matrix row and the fix), one of CANN 8.5.0 in Huawei's form
+    (nothing), the workload image without a version (T48 as info). Without the mismatching pod
+    the strict doctor passes: an info line is not a failure."""
+    cluster = deployed
+    plugin_ready(cluster)
+    cluster.node_sh(
+        " && ".join(
+            "ctr -n k8s.io images tag --force %s %s >/dev/null" % (WORKLOAD, name)
+            for name in (OLD_IMAGE, GOOD_IMAGE)
+        )
+    )
+    pods = []
+    for name, image in (
+        ("old-cann", OLD_IMAGE),
+        ("new-cann", GOOD_IMAGE),
+        ("plain", WORKLOAD),
+    ):
+        item = manifests.npu_pod(name, 1, command=["/bin/sh", "-c", "sleep 3600"])
+        container = item["spec"]["containers"][0]
+        container["image"] = image
+        container["env"] = [{"name": k, "value": v} for k, v in CANN_ENV.items()]
+        pods.append(item)
+    cluster.delete(pods)
+    try:
+        cluster.apply(pods)
+        cluster.wait(
+            "the three pods run",
+            lambda: all(
+                cluster.get("pod", p["metadata"]["name"])["status"].get("phase")
+                == "Running"
+                for p in pods
+            ),
+            timeout=120,
+        )
+        rc, report, out = doctor(cluster, tmp_path)
+        cluster.delete(pods[:1])
+        (tmp_path / "info").mkdir()
+        rc_info, report_info, out_info = doctor(cluster, tmp_path / "info")
+    finally:
+        cluster.delete(pods, wait=False)
+        cluster.node_sh(
+            "ctr -n k8s.io images rm %s %s >/dev/null" % (OLD_IMAGE, GOOD_IMAGE),
+            check=False,
+        )
+    findings = [f for f in report["findings"] if f["row"] in ("T48", "T49")]
+    assert [(f["row"], f["severity"]) for f in findings] == [
+        ("T48", "error"),
+        ("T48", "info"),
+    ], out
+    old, plain = findings
+    assert old["symptom"].startswith(
+        "pod default/old-cann container main: image %s (CANN 8.0.0, driver 24.1.0, "
+        "read from its tag, the field guide's form): CANN 8.0.0 of the image is not the matched set of "
+        "driver 25.5.0" % OLD_IMAGE
+    ), old
+    assert "Huawei's bundles pair HDK 25.5.0 with CANN 8.5.0" in old["symptom"]
+    assert old["cause"].startswith("version matrix row HDK 25.5.0")
+    assert old["fix"].startswith(
+        "use an image of CANN 8.5.0 (tag cann8.5.0-drv25.5.0-ascend), "
+        "or run it on a node with the driver of HDK 24.1.0"
+    ), old
+    assert plain["symptom"].startswith(
+        "pod default/plain container main: image %s, version unknown" % WORKLOAD
+    ), plain
+    assert not any("new-cann" in f["symptom"] for f in report["findings"]), out
+    assert rc != 0
+    assert [f["row"] for f in report_info["findings"]] == ["T48"], out_info
+    assert report_info["findings"][0]["severity"] == "info"
+    assert rc_info == 0, out_info
 
 
 RUNTIME = "/usr/local/Ascend/Ascend-Docker-Runtime/ascend-docker-runtime"

@@ -12,6 +12,11 @@ from __future__ import annotations
 
 import re
 
+from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._images import (
+    env_problems,
+    judge,
+    workloads,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._engines._docker_json import (
     DaemonJsonError,
 )
@@ -82,6 +87,12 @@ ARGUMENT_SPEC = {
     "output_dir": {"type": "str", "default": "doctor"},
     "host": {"type": "str", "default": ""},
     "chip_map_record": {"type": "str"},
+    "compat_policy": {
+        "type": "str",
+        "default": "strict",
+        "choices": ["strict", "tolerant"],
+    },
+    "matrix_file": {"type": "path"},
 }
 
 SEVERITIES = ("error", "warning", "info")
@@ -172,7 +183,14 @@ class _Findings:
         self.skip = set(skip or [])
         self.items = []
 
-    def add(self, rid: str, seen: str, severity: str | None = None, cause: str = ""):
+    def add(
+        self,
+        rid: str,
+        seen: str,
+        severity: str | None = None,
+        cause: str = "",
+        fix: str = "",
+    ):
         if rid in self.skip:
             return
         row = self.table.get(rid)
@@ -186,7 +204,7 @@ class _Findings:
                 "row": rid,
                 "symptom": seen,
                 "cause": (cause + "; " if cause else "") + row["cause"].strip(),
-                "fix": row["fix"].strip(),
+                "fix": (fix + "; " if fix else "") + row["fix"].strip(),
                 "severity": severity or row["severity"],
             }
         )
@@ -1076,11 +1094,98 @@ def check_chip_map(out: _Findings, npu_smi, text) -> None:
         )
 
 
-def diagnose(table: dict, params: dict, catalogue: dict, iommu_rules=None) -> list:
+def check_images(out: _Findings, params: dict, facts: dict, images: dict) -> None:
+    """T48, T49: every container holding the node's NPUs (the running pods' that ask for
+    huawei.com/Ascend* or that the device plugin annotated, else the engine's that map NPUs), its
+    image's CANN (and driver) against the node's driver by the version matrix, and its
+    environment against what CANN needs (module_utils/_checks/_images.py,
+    data/container_images.yml). An image without a version is an info finding."""
+    rules = images.get("rules") or {}
+    k8s = params.get("kubernetes") or {}
+    pods = (
+        k8s.get("pods") or [] if k8s.get("enabled") and not k8s.get("error") else None
+    )
+    node = {
+        "driver": (facts.get("driver") or {}).get("version"),
+        "firmware": (facts.get("firmware") or {}).get("version"),
+    }
+    policy = params.get("compat_policy") or "strict"
+    for workload in workloads(
+        pods, params.get("containers"), rules.get("npu_annotations") or ()
+    ):
+        verdict = judge(workload, node, images["matrix"], rules, policy)
+        image = workload.get("image") or "(no image)"
+        if verdict["verdict"] == "unknown":
+            out.add(
+                "T48",
+                "%s: image %s, %s; not compared with the node's driver %s"
+                % (
+                    workload["where"],
+                    image,
+                    verdict["message"],
+                    node["driver"] or "(none)",
+                ),
+                severity="info",
+                cause="the image carries no version the collection can read",
+                fix="tag the image cann<version>-drv<version>-ascend "
+                "(cubestudio.ascend.image_tag) or label it %s"
+                % (rules.get("labels") or {}).get(
+                    "cann", "cubestudio.ascend/cann-version"
+                ),
+            )
+        elif verdict["verdict"] == "mismatch" or (
+            verdict["verdict"] == "unchecked" and verdict["severity"] == "warning"
+        ):
+            out.add(
+                "T48",
+                "%s: image %s (%s, %s): %s"
+                % (
+                    workload["where"],
+                    image,
+                    "CANN %s" % verdict["versions"]["cann"]
+                    + (
+                        ", driver %s" % verdict["versions"]["driver"]
+                        if verdict["versions"]["driver"]
+                        else ""
+                    ),
+                    "read from its %s"
+                    % {
+                        "label": "label",
+                        "field-guide": "tag, the field guide's form",
+                        "huawei": "tag, Huawei's form",
+                    }.get(verdict["versions"]["source"], "reference"),
+                    verdict["message"],
+                ),
+                severity=verdict["severity"],
+                cause="version matrix row HDK %s (data/version_matrix.yml)"
+                % (verdict["row"] or "-"),
+                fix=verdict["fix"],
+            )
+        problems = env_problems(workload, verdict["versions"], rules)
+        if problems:
+            out.add(
+                "T49",
+                "%s: image %s, %s"
+                % (
+                    workload["where"],
+                    image,
+                    "; ".join("%s (%s)" % (p["what"], p["why"]) for p in problems),
+                ),
+                severity="error"
+                if any(p["what"].startswith("LD_LIBRARY_PATH") for p in problems)
+                else "warning",
+            )
+
+
+def diagnose(
+    table: dict, params: dict, catalogue: dict, iommu_rules=None, images=None
+) -> list:
     """The findings for one node (a list of {row, symptom, cause, fix, severity}).
 
     ``catalogue``: data/catalogue.yml (the chips behind one PCI function, by product);
-    ``iommu_rules``: data/iommu.yml (validated), None to leave T45/T46 out."""
+    ``iommu_rules``: data/iommu.yml (validated), None to leave T45/T46 out; ``images``:
+    ``{matrix, rules}`` (data/version_matrix.yml and data/container_images.yml, validated), None
+    to leave the image checks T48/T49 out."""
     facts = params.get("ascend")
     if not isinstance(facts, dict) or "pci_npu_count" not in facts:
         raise DoctorError(
@@ -1111,5 +1216,7 @@ def diagnose(table: dict, params: dict, catalogue: dict, iommu_rules=None) -> li
     if k8s.get("enabled") and not k8s.get("error"):
         headroom = params.get("memory_headroom")
         check_pod_hygiene(out, k8s.get("pods"), 30 if headroom is None else headroom)
+    if images:
+        check_images(out, params, facts, images)
     order = {"error": 0, "warning": 1, "info": 2}
     return sorted(out.items, key=lambda f: (order[f["severity"]], int(f["row"][1:])))

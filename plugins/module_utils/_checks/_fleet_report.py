@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._images import (
+    judge,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._node._node_record import (
     HEALTH_ORDER,
     health_rank,
@@ -29,6 +32,7 @@ ARGUMENT_SPEC = {
     "unreached": {"type": "list", "elements": "str", "default": []},
     "generated_at": {"type": "str", "default": ""},
     "title": {"type": "str", "default": "Ascend fleet report"},
+    "matrix_file": {"type": "path"},
 }
 # (key of the record's versions, label)
 VERSION_KEYS = (
@@ -111,7 +115,40 @@ def _allocatable_text(record: dict) -> str:
     return f"{k8s.get('allocatable_npus')} / {chips_text}"
 
 
-def _row(record: dict, drift: dict) -> dict:
+def _images(record: dict, matrix) -> list:
+    """The images of the containers holding the node's NPUs (the record's ``images``), each held
+    against the node's driver by the matrix under the node's policy (module_utils/_checks/_images.py):
+    ``{where, image, cann, driver, source, verdict, refused, message}``."""
+    versions = record["versions"]
+    node = {"driver": versions.get("driver"), "firmware": versions.get("firmware")}
+    policy = (record.get("compat") or {}).get("policy") or "strict"
+    rows = []
+    for image in record.get("images") or []:
+        if not isinstance(image, dict):
+            raise ReportError(
+                f"the images of {record['host']} are not those of a node record"
+            )
+        if matrix is None:
+            verdict = {"verdict": "unchecked", "refused": False, "message": ""}
+        else:
+            verdict = judge(image, node, matrix, None, policy)
+        rows.append(
+            {
+                "where": image.get("where"),
+                "image": image.get("image"),
+                "cann": image.get("cann"),
+                "driver": image.get("driver"),
+                "source": image.get("source"),
+                "verdict": verdict["verdict"],
+                "refused": bool(verdict["refused"]),
+                "message": verdict["message"]
+                or ("version unknown: " + str(image.get("reason") or "")),
+            }
+        )
+    return rows
+
+
+def _row(record: dict, drift: dict, matrix=None) -> dict:
     versions = []
     for key, label in VERSION_KEYS:
         value = record["versions"].get(key)
@@ -150,11 +187,15 @@ def _row(record: dict, drift: dict) -> dict:
         "compat_ok": None if not compat else bool(compat.get("ok")),
         # T47: chips renumbered since the chip map recorded at the end of the last converge.
         "moved_chips": (record.get("chip_map") or {}).get("moved_text") or "",
+        # The CANN of the images holding the node's NPUs; `refused` where the matrix refuses it.
+        "images": _images(record, matrix),
     }
 
 
-def build(params: dict) -> dict:
-    """The fleet report of ``params['records']``; ReportError on anything not a node record."""
+def build(params: dict, matrix=None) -> dict:
+    """The fleet report of ``params['records']``; ReportError on anything not a node record.
+    ``matrix``: data/version_matrix.yml (validated) to judge the images running on the nodes;
+    None leaves them unchecked."""
     records = params.get("records")
     if not isinstance(records, list) or not records:
         raise ReportError(
@@ -177,6 +218,7 @@ def build(params: dict) -> dict:
         hosts.add(record["host"])
     drift = _drift(records)
     ordered = sorted(records, key=_node_key)
+    nodes = [dict(r, row=_row(r, drift, matrix)) for r in ordered]
     chips = [
         dict(chip, host=record["host"])
         for record in ordered
@@ -206,10 +248,13 @@ def build(params: dict) -> dict:
             "renumbered_nodes": sum(
                 1 for r in records if (r.get("chip_map") or {}).get("moved")
             ),
+            "refused_images": sum(
+                1 for n in nodes for i in n["row"]["images"] if i["refused"]
+            ),
         },
         "version_keys": [{"key": k, "label": label} for k, label in VERSION_KEYS],
         "drift": drift,
-        "nodes": [dict(r, row=_row(r, drift)) for r in ordered],
+        "nodes": nodes,
         "unhealthy_chips": unhealthy,
         "chips": chips,
         "unreached": unreached,

@@ -53,6 +53,33 @@ def _env_value(env, name: str):
     return None
 
 
+# What of a container's environment the doctor reads (the CANN and driver paths, the Ascend
+# variables); nothing else leaves the node (an environment can hold secrets).
+_KEPT_ENV = re.compile(r"^(ASCEND_[A-Z0-9_]*|LD_LIBRARY_PATH)$")
+# The image labels that carry versions (module_utils/_image_versions.py, LABELS).
+KEPT_LABEL_PREFIX = "cubestudio.ascend/"
+
+
+def ascend_env(env) -> dict:
+    """The ASCEND_* and LD_LIBRARY_PATH variables of a list of KEY=VALUE strings."""
+    kept = {}
+    for item in _list(env):
+        if isinstance(item, str) and "=" in item:
+            name, value = item.split("=", 1)
+            if _KEPT_ENV.match(name):
+                kept[name] = value
+    return kept
+
+
+def version_labels(labels) -> dict:
+    """The labels under cubestudio.ascend/ (an image's, which its containers carry)."""
+    return {
+        k: v
+        for k, v in _dict(labels).items()
+        if isinstance(k, str) and k.startswith(KEPT_LABEL_PREFIX) and isinstance(v, str)
+    }
+
+
 def _usage(
     devices: set, whole_dev: bool, privileged: bool, visible: str | None
 ) -> dict:
@@ -116,6 +143,9 @@ def docker_usage(record: dict) -> dict:
         running=bool(state.get("Running")),
         runtime=_str(host.get("Runtime")) or None,
         pod=None,
+        # Docker's Config holds the image's ENV and labels merged with the run's.
+        env=ascend_env(config.get("Env")),
+        labels=version_labels(config.get("Labels")),
     )
     return usage
 
@@ -169,6 +199,10 @@ def containerd_usage(info: dict, namespace: str) -> dict:
         running=True,
         runtime=_str(_dict(info.get("Runtime")).get("Name")) or None,
         pod=pod,
+        # The OCI spec's env is the image's ENV with the pod's on top; the CRI copies the image's
+        # labels into the container's.
+        env=ascend_env(_dict(_dict(info.get("Spec")).get("process")).get("env")),
+        labels=version_labels(labels),
     )
     return usage
 

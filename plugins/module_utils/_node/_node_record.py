@@ -12,6 +12,12 @@ from __future__ import annotations
 
 import re
 
+from ansible_collections.cubestudio.ascend.plugins.module_utils._checks._images import (
+    workloads,
+)
+from ansible_collections.cubestudio.ascend.plugins.module_utils._image_versions import (
+    image_versions,
+)
 from ansible_collections.cubestudio.ascend.plugins.module_utils._node import _chip_map
 from ansible_collections.cubestudio.ascend.plugins.module_utils._values import (
     int_or_none,
@@ -44,6 +50,7 @@ ARGUMENT_SPEC = {
     "layer_results": {"type": "list", "elements": "str", "default": []},
     "chip_map_record": {"type": "str"},
     "metrics_url": {"type": "str", "default": ""},
+    "containers": {"type": "list", "elements": "dict", "default": []},
 }
 
 # npu_smi_facts' order of health (module_utils._node._npu_smi): anything else is worse than Critical.
@@ -273,6 +280,30 @@ def _chip_map_of(smi: dict, text) -> dict:
     )
 
 
+def _images(containers) -> list:
+    """The containers that hold the node's NPUs (npu_container_facts) and the versions their
+    images carry (module_utils/_image_versions.py); the fleet report holds them against the
+    matrix."""
+    if not isinstance(containers, list):
+        raise RecordError("containers must be a list (npu_container_facts)")
+    images = []
+    for workload in workloads(None, [c for c in containers if isinstance(c, dict)]):
+        versions = image_versions(workload["image"], workload["labels"])
+        images.append(
+            {
+                "where": workload["where"],
+                "image": workload["image"],
+                "labels": workload["labels"],
+                "cann": versions["cann"],
+                "driver": versions["driver"],
+                "source": versions["source"],
+                "known": versions["known"],
+                "reason": versions["reason"],
+            }
+        )
+    return images
+
+
 def build(params: dict) -> dict:
     """The node record of one host; RecordError on input the fact modules never return."""
     host = params.get("host")
@@ -336,6 +367,7 @@ def build(params: dict) -> dict:
         # What each layer did in this run (skipped as unchanged, ran in full and verified, ...).
         "layers": [str(x) for x in params.get("layer_results") or [] if x],
         "chip_map": _chip_map_of(smi, params.get("chip_map_record")),
+        "images": _images(params.get("containers") or []),
     }
     record["summary"] = summary_lines(record)
     return record

@@ -113,6 +113,7 @@ def test_totals(records):
         "compat_not_ok": 1,
         "drifting": ["driver", "cann"],
         "renumbered_nodes": 0,
+        "refused_images": 0,
     }
 
 
@@ -199,3 +200,87 @@ def test_renumbered_chips_are_named_per_node(records):
         "node-b": "0000:c1:00.0 davinci0 -> davinci1 (NPU 0 -> 1)",
         "node-c": "",
     }
+
+
+MATRIX_FILE = Path(__file__).resolve().parents[5] / "data" / "version_matrix.yml"
+
+
+def test_the_cann_of_the_images_on_each_node_and_the_refused_ones(ascend_node):
+    """Per node the CANN versions of the images holding its NPUs (npu_container_facts through the
+    node record), held against the node's driver by the matrix: refused under strict, not under
+    tolerant; a versionless image is listed as unknown."""
+    import yaml
+
+    from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._matrix import (
+        validate_matrix,
+    )
+
+    matrix = validate_matrix(yaml.safe_load(MATRIX_FILE.read_text()))
+    root, sysfs = ascend_node("full")
+    facts = ascend_facts.gather(root, sysfs, None)
+    facts["driver"]["version"] = "25.5.0"
+
+    def container(name, image, **kw):
+        item = {
+            "engine": "containerd",
+            "name": name,
+            "pod": "default/" + name,
+            "image": image,
+            "devices": ["/dev/davinci0"],
+            "all_devices": False,
+            "visible_devices": "0",
+            "env": {},
+            "labels": {},
+        }
+        item.update(kw)
+        return item
+
+    containers = [
+        container("old", "quay.io/ascend/cann:8.0.0-910b-ubuntu22.04-py3.10"),
+        container("new", "registry.example.com/train:cann8.5.0-drv25.5.0-ascend"),
+        container("plain", "docker.io/cubestudio/workload:latest"),
+        container(
+            "labelled",
+            "registry.example.com/train:42",
+            labels={"cubestudio.ascend/cann-version": "8.5.0"},
+        ),
+        container("plugin", "ascend-k8sdeviceplugin:v7.3.0", all_devices=True),
+    ]
+    records = []
+    for host, policy in (("strict-node", "strict"), ("tolerant-node", "tolerant")):
+        records.append(
+            node_record.build(
+                {
+                    "host": host,
+                    "ascend": facts,
+                    "compat": {"ok": True, "policy": policy, "findings": []},
+                    "containers": containers,
+                }
+            )
+        )
+    first = records[0]["images"]
+    assert [(i["where"], i["cann"], i["source"]) for i in first] == [
+        ("pod default/old container old", "8.0.0", "huawei"),
+        ("pod default/new container new", "8.5.0", "field-guide"),
+        ("pod default/plain container plain", None, None),
+        ("pod default/labelled container labelled", "8.5.0", "label"),
+    ]
+    report = fleet_report.build({"records": records}, matrix)
+    by_host = {n["host"]: n["row"]["images"] for n in report["nodes"]}
+    strict = by_host["strict-node"]
+    assert [(i["verdict"], i["refused"]) for i in strict] == [
+        ("mismatch", True),
+        ("ok", False),
+        ("unknown", False),
+        ("ok", False),
+    ]
+    assert (
+        "CANN 8.0.0 of the image is not the matched set of driver 25.5.0"
+        in strict[0]["message"]
+    )
+    assert strict[2]["message"].startswith("version unknown: the tag 'latest'")
+    assert [i["refused"] for i in by_host["tolerant-node"]] == [False] * 4
+    assert report["totals"]["refused_images"] == 1
+    # Without the matrix: listed, not judged.
+    unjudged = fleet_report.build({"records": records})["nodes"][0]["row"]["images"]
+    assert {i["verdict"] for i in unjudged} == {"unchecked"}

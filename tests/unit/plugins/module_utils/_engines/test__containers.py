@@ -308,3 +308,35 @@ def test_any_json_record_is_read_or_refused(value):
             continue
         assert isinstance(usage["uses_npu"], bool)
         assert all(is_device_path(d) for d in usage["devices"])
+
+
+def test_only_the_ascend_environment_and_the_version_labels_leave_the_node():
+    """The doctor's image checks (rows T48, T49) read a container's ASCEND_*/LD_LIBRARY_PATH and
+    its cubestudio.ascend/ labels; every other variable (a secret, perhaps) and label stays."""
+    info = json.loads(fixture("ctr-1.6.20-info-infer-ctr.json"))
+    usage = containerd_usage(info, "k8s.io")
+    assert usage["env"] == {"ASCEND_VISIBLE_DEVICES": "2"}
+    assert usage["labels"] == {}
+    info["Spec"]["process"]["env"] += [
+        "LD_LIBRARY_PATH=/usr/local/Ascend/driver/lib64/driver",
+        "ASCEND_TOOLKIT_HOME=/usr/local/Ascend/ascend-toolkit/latest",
+        "HF_TOKEN=secret",
+        "BROKEN",
+    ]
+    # The CRI copies the image's labels into the container's.
+    info["Labels"]["cubestudio.ascend/cann-version"] = "8.5.0"
+    usage = containerd_usage(info, "k8s.io")
+    assert usage["env"] == {
+        "ASCEND_VISIBLE_DEVICES": "2",
+        "LD_LIBRARY_PATH": "/usr/local/Ascend/driver/lib64/driver",
+        "ASCEND_TOOLKIT_HOME": "/usr/local/Ascend/ascend-toolkit/latest",
+    }
+    assert usage["labels"] == {"cubestudio.ascend/cann-version": "8.5.0"}
+    record = docker_records()["env-job"]
+    record["Config"]["Labels"] = {
+        "cubestudio.ascend/driver-version": "25.5.0",
+        "maintainer": "x",
+    }
+    usage = docker_usage(record)
+    assert usage["env"] == {"ASCEND_VISIBLE_DEVICES": "2,3"}
+    assert usage["labels"] == {"cubestudio.ascend/driver-version": "25.5.0"}
