@@ -53,7 +53,9 @@ need_root() {
 step_debs() {
   local missing=()
   local pkg
-  for pkg in docker.io debootstrap containerd runc git make rsync prometheus chromium; do
+  # gcc, libc6-dev: the simulated libdcmi.so (tests/simulator/dcmi) is compiled on the host; its tests
+  # fail without a compiler.
+  for pkg in docker.io debootstrap containerd runc git make rsync prometheus chromium gcc libc6-dev; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   if [ "${#missing[@]}" -eq 0 ]; then

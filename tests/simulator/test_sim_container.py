@@ -68,6 +68,16 @@ class Node:
             time.sleep(0.5)
         pytest.fail("systemd in %s did not start (state %r)" % (self.name, state))
 
+    def wait_active(self, unit, timeout=60):
+        """Until systemd reports ``unit`` active (not a fixed pause); fail with its status."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.sh("systemctl is-active --quiet %s" % unit, check=False).returncode == 0:
+                return
+            time.sleep(0.5)
+        status = self.sh("systemctl status --no-pager %s" % unit, check=False).stdout
+        pytest.fail("%s did not become active in %d s:\n%s" % (unit, timeout, status))
+
     def start_engines(self):
         self.sh("systemctl start containerd docker")
         deadline = time.time() + 60
@@ -272,9 +282,8 @@ def test_containerd_accepts_the_edited_configurations(node):
             "bash /root/packages/%s --install --install-scene=containerd"
             % node.legacy_runtime
         )
-        node.sh(
-            "systemctl restart containerd && sleep 1 && systemctl is-active containerd"
-        )
+        node.sh("systemctl restart containerd")
+        node.wait_active("containerd")
         dump = node.sh("containerd config dump").stdout
         assert (
             'runtime = "%s"' % RUNTIME in dump
@@ -284,9 +293,8 @@ def test_containerd_accepts_the_edited_configurations(node):
             % node.runtime,
             stdin="y\n",
         )
-        node.sh(
-            "systemctl restart containerd && sleep 1 && systemctl is-active containerd"
-        )
+        node.sh("systemctl restart containerd")
+        node.wait_active("containerd")
         dump = node.sh("containerd config dump").stdout
         assert 'default_runtime_name = "ascend"' in dump
         assert 'BinaryName = "%s"' % RUNTIME in dump
