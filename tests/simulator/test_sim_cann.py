@@ -115,7 +115,9 @@ def test_8_5_0_has_the_documented_paths_the_old_ones_and_pyacl(sim):
     `import acl` once set_env.sh ran."""
     assert sim.run(TOOLKIT_8_5, "--install", "--quiet").returncode == 0
     assert sim.exists("/usr/local/Ascend/cann/set_env.sh")
-    assert os.readlink(sim.p("/usr/local/Ascend/ascend-toolkit/latest")) == "../cann-8.5.0"
+    assert (
+        os.readlink(sim.p("/usr/local/Ascend/ascend-toolkit/latest")) == "../cann-8.5.0"
+    )
     assert sim.exists(
         "/usr/local/Ascend/ascend-toolkit/latest/x86_64-linux/ascend_toolkit_install.info"
     )
@@ -129,7 +131,9 @@ def test_8_5_0_has_the_documented_paths_the_old_ones_and_pyacl(sim):
         assert (shell.returncode, shell.stdout) == (0, "True\n"), shell.stderr
     # 9.1.0 beside it: the compatibility paths stay with 8.5.0 until it goes.
     assert sim.run(TOOLKIT_9_1, "--install", "--quiet").returncode == 0
-    assert os.readlink(sim.p("/usr/local/Ascend/ascend-toolkit/latest")) == "../cann-8.5.0"
+    assert (
+        os.readlink(sim.p("/usr/local/Ascend/ascend-toolkit/latest")) == "../cann-8.5.0"
+    )
     assert sim.run(TOOLKIT_8_5, "--uninstall").returncode == 0
     assert not sim.exists("/usr/local/Ascend/ascend-toolkit")
 
@@ -139,7 +143,9 @@ def test_an_old_layout_toolkit_keeps_its_own_latest_beside_8_5_0(sim):
     assert sim.run(TOOLKIT_8_5, "--install", "--quiet").returncode == 0
     assert os.readlink(sim.p("/usr/local/Ascend/ascend-toolkit/latest")) == "8.0.0"
     shell = _sourced(
-        sim, "/usr/local/Ascend/ascend-toolkit/set_env.sh", sys.executable + " -c 'import acl'"
+        sim,
+        "/usr/local/Ascend/ascend-toolkit/set_env.sh",
+        sys.executable + " -c 'import acl'",
     )
     assert shell.returncode == 0, shell.stderr
 

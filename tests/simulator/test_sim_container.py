@@ -72,7 +72,10 @@ class Node:
         """Until systemd reports ``unit`` active (not a fixed pause); fail with its status."""
         deadline = time.time() + timeout
         while time.time() < deadline:
-            if self.sh("systemctl is-active --quiet %s" % unit, check=False).returncode == 0:
+            if (
+                self.sh("systemctl is-active --quiet %s" % unit, check=False).returncode
+                == 0
+            ):
                 return
             time.sleep(0.5)
         status = self.sh("systemctl status --no-pager %s" % unit, check=False).stdout
@@ -345,7 +348,9 @@ def test_hccn_tool_by_its_bare_name_through_the_driver_s_link(node, user):
     assert node.sh(user + "hccn_tool -i 0 -link -g").stdout == "link status: UP\n"
     assert node.sh(user + "hccn_tool -i 0 -mtu -g").stdout == "mtu:1500\n"
     # -cfg status is a get: the run user may ask; set commands stay root's.
-    assert node.sh(user + "hccn_tool -i 0 -cfg status").stdout == "config status:SUCCESS\n"
+    assert (
+        node.sh(user + "hccn_tool -i 0 -cfg status").stdout == "config status:SUCCESS\n"
+    )
     v6 = node.sh(user + "hccn_tool -i 0 -ip -inet6 -g", check=False)
     assert (v6.returncode, v6.stderr) == (
         13,
@@ -363,7 +368,9 @@ def test_hccn_tool_by_its_bare_name_through_the_driver_s_link(node, user):
 def test_npu_smi_product_topo_and_mcu_version(node, user):
     product = node.sh(user + "npu-smi info -t product -i 0 -c 0").stdout
     assert product.startswith("        Product Type                   : ")
-    full = _npu_smi.parse_key_values(node.sh(user + "npu-smi info -t product -i 0").stdout)
+    full = _npu_smi.parse_key_values(
+        node.sh(user + "npu-smi info -t product -i 0").stdout
+    )
     assert full[0] == {"NPU ID": "0", "Chip Count": "1"}
     topo = node.sh(user + "npu-smi info -t topo").stdout.split("\n\nLegend:")[0]
     lines = topo.splitlines()

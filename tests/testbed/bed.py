@@ -742,7 +742,10 @@ class Bed:
         if missing:
             raise BedError(
                 "image tarballs missing: %s (run %s)"
-                % (", ".join(missing), " and ".join(sorted({wanted[p] for p in missing})))
+                % (
+                    ", ".join(missing),
+                    " and ".join(sorted({wanted[p] for p in missing})),
+                )
             )
 
     def ensure_images(self):

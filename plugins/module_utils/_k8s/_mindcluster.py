@@ -64,7 +64,9 @@ def validate_catalogue(data) -> dict:
 
 def _release_key(version):
     """Sort key of a release name: its numbers in order (7.3.0 before 26.0.0)."""
-    return [int(part) if part.isdigit() else 0 for part in re.split(r"[.-]", str(version))]
+    return [
+        int(part) if part.isdigit() else 0 for part in re.split(r"[.-]", str(version))
+    ]
 
 
 def flag_names(command) -> list:

@@ -795,7 +795,9 @@ def recover_chip(state, root, npu, chip, conf):
         net["tls"] = int(conf["tls_enable_%d" % phy])
     link_down = any(_fault_hits(f, npu, chip) for f in faults(state, "link-down"))
     net["link"] = "DOWN" if link_down else "UP"
-    net["cfg_status"] = "SUCCESS"  # tool_ops_ext.c: TOOL_NET_CFG_SUCCESS after the replay
+    net["cfg_status"] = (
+        "SUCCESS"  # tool_ops_ext.c: TOOL_NET_CFG_SUCCESS after the replay
+    )
     return True
 
 

@@ -689,7 +689,9 @@ def render_product(ctx, npu, chip_id=None):
         return kv("Product Type", value) + "\n"
     blocks = ["\n".join([kv("NPU ID", npu["id"]), kv("Chip Count", len(npu["chips"]))])]
     for chip in npu["chips"]:
-        blocks.append("\n".join([kv("Product Type", value), kv("Chip ID", chip["chip"])]))
+        blocks.append(
+            "\n".join([kv("Product Type", value), kv("Chip ID", chip["chip"])])
+        )
     return "\n\n".join(blocks) + "\n"
 
 
@@ -740,11 +742,15 @@ def render_topo(ctx):
 def render_mcu_version(ctx, npu):
     """npu-smi upgrade -b mcu -i N: the one line of Huawei's quick-installation guide and the
     910B4 capture."""
-    version = npu.get("mcu_version") or ctx.state.get("mcu_version") or DEFAULT_MCU_VERSION
+    version = (
+        npu.get("mcu_version") or ctx.state.get("mcu_version") or DEFAULT_MCU_VERSION
+    )
     return kv("Version", version) + "\n"
 
 
-UPGRADE_USAGE = "Usage: npu-smi upgrade <-h|-t type|-q type|-b type|-a type> [Options...]"
+UPGRADE_USAGE = (
+    "Usage: npu-smi upgrade <-h|-t type|-q type|-b type|-a type> [Options...]"
+)
 
 
 def run_upgrade(args, ctx):
@@ -761,7 +767,10 @@ def run_upgrade(args, ctx):
             return ERROR_RC, "Error parameter of %s\n%s\n" % (flag, UPGRADE_USAGE)
     if opts.get("-b") != "mcu" or set(opts) != {"-b", "-i"}:
         # flashing (-t), status (-q), activation (-a) and bootloader/vrd are not simulated
-        return ERROR_RC, "ascend-sim: only npu-smi upgrade -b mcu -i <id> is simulated\n"
+        return (
+            ERROR_RC,
+            "ascend-sim: only npu-smi upgrade -b mcu -i <id> is simulated\n",
+        )
     ctx = ctx or Context()
     try:
         ctx.check_started()

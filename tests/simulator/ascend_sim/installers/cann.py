@@ -209,7 +209,8 @@ ACL_TEXT = (
 def _write_tree(layout, meta):
     common.write(layout.info, info_text(layout, meta), 0o444)
     common.write(
-        "%s/%s-linux/python/site-packages/acl/__init__.py" % (layout.vdir, meta["arch"]),
+        "%s/%s-linux/python/site-packages/acl/__init__.py"
+        % (layout.vdir, meta["arch"]),
         ACL_TEXT,
         0o644,
     )
@@ -271,9 +272,10 @@ def _compat(layout, driver_path):
 
 def _points_into_cann(path):
     full = common.rooted(path)
-    return os.path.islink(full) and re.fullmatch(
-        r"\.\./cann-[^/]+", os.readlink(full)
-    ) is not None
+    return (
+        os.path.islink(full)
+        and re.fullmatch(r"\.\./cann-[^/]+", os.readlink(full)) is not None
+    )
 
 
 def _drop_compat(layout, version):

@@ -79,7 +79,11 @@ def test_an_8_card_910b_node():
 def test_the_release_decides_flags_and_mounts():
     # A 6.x release the catalogue were extended with (its flags table entry): -useAscendDocker.
     extended = copy.deepcopy(CATALOGUE)
-    extended["device_plugin"]["flags"]["6.0.RC3"] = ["useAscendDocker", "logFile", "logLevel"]
+    extended["device_plugin"]["flags"]["6.0.RC3"] = [
+        "useAscendDocker",
+        "logFile",
+        "logLevel",
+    ]
     old = plan(extended, params(version="6.0.RC3"))
     assert "-useAscendDocker=true" in old["command"]
     new = plan(CATALOGUE, params(version="26.1.0"))
@@ -266,10 +270,14 @@ def test_a_release_without_a_flags_entry_is_refused(version):
     with pytest.raises(PlanError) as refused:
         plan(CATALOGUE, params(version=version))
     message = str(refused.value)
-    assert message.startswith("the device plugin %s is not a MindCluster release" % version)
+    assert message.startswith(
+        "the device plugin %s is not a MindCluster release" % version
+    )
     assert "data/mindcluster.yml" in message
     assert "(known: 7.3.0, 26.0.0, 26.1.0)" in message
-    with pytest.raises(PlanError, match=r"npu-exporter %s .*data/mindcluster\.yml" % version):
+    with pytest.raises(
+        PlanError, match=r"npu-exporter %s .*data/mindcluster\.yml" % version
+    ):
         exporter_plan(CATALOGUE, {"version": version, "engine": "containerd"})
 
 
