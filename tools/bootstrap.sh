@@ -53,7 +53,9 @@ need_root() {
 step_debs() {
   local missing=()
   local pkg
-  for pkg in docker.io debootstrap containerd runc git make rsync prometheus chromium shellcheck gcc time; do
+  # gcc, libc6-dev: the simulated libdcmi.so (tests/simulator/dcmi) is compiled on the host; its tests
+  # fail without a compiler. shellcheck: ansible-test's shellcheck test is skipped without it.
+  for pkg in docker.io debootstrap containerd runc git make rsync prometheus chromium gcc libc6-dev shellcheck time; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   if [ "${#missing[@]}" -eq 0 ]; then

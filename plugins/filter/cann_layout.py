@@ -20,7 +20,7 @@ version_added: 0.1.0
 author: cubestudio maintainers (@cubestudio)
 description:
   - For the wanted CANN version, the C(latest) links (before CANN 8.5.0) or the C(cann) link (8.5.0 and later)
-    that do not point at it yet, and the path of its C(set_env.sh).
+    that do not point at it yet, the path of its C(set_env.sh), and the script login shells source.
   - The decision of the cann_toolkit role's configure step, in Python (C(plugins/module_utils/_installers/_cann_layout.py)).
 options:
   _input:
@@ -50,7 +50,8 @@ EXAMPLES = r"""
 RETURN = r"""
 _value:
   description:
-    - C(links) a list of C({path, src}) (src relative), without duplicates; C(set_env) the script's path.
+    - C(links) a list of C({path, src}) (src relative), without duplicates; C(set_env) the wanted version's script;
+      C(source) the script login shells source (C(<install_path>/cann/set_env.sh) from CANN 8.5.0 on).
   type: dict
 """
 
@@ -58,7 +59,7 @@ KEYS = ("version", "kinds", "wanted", "new_layout", "install_path", "products")
 
 
 def cann_layout(inputs):
-    """{links, set_env}; AnsibleFilterError on bad input."""
+    """{links, set_env, source}; AnsibleFilterError on bad input."""
     if not isinstance(inputs, dict) or any(key not in inputs for key in KEYS):
         raise AnsibleFilterError(
             "cann_layout expects a dict with cann, %s" % ", ".join(KEYS)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import stat
 import subprocess
 import sys
@@ -102,6 +103,32 @@ def test_build_info_names_huawei_s_module_and_the_version(component, version):
     assert "v%s_linux-" % version in out.stdout + out.stderr
 
 
+def huawei_useradd(component, version):
+    """The accounts of the ``useradd`` commands in Huawei's build/Dockerfile of that tag:
+    [{name, uid, home, shell}] (from -u, -d, -s and the last word)."""
+    path = os.path.join(
+        build_images.component_dir(version, component), "build", "Dockerfile"
+    )
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read().replace("\\\n", " ")
+    accounts = []
+    for command in re.split(r"&&|\n", text):
+        args = shlex.split(command.strip().removeprefix("RUN "))
+        if args[:1] != ["useradd"]:
+            continue
+        opts = dict(zip(args[1:-1], args[2:]))
+        accounts.append(
+            {
+                "name": args[-1],
+                "uid": opts.get("-u"),
+                "home": opts.get("-d"),
+                "shell": opts.get("-s"),
+            }
+        )
+    assert accounts, "no useradd line in %s" % path
+    return accounts
+
+
 @pytest.mark.parametrize(("component", "version"), CASES, ids=IDS)
 def test_the_image_holds_what_huawei_s_dockerfile_puts_in(component, version):
     layer, env, _inputs = build_images.rootfs(component, version, "/usr/bin/true")
@@ -121,7 +148,21 @@ def test_the_image_holds_what_huawei_s_dockerfile_puts_in(component, version):
         and "/usr/local/Ascend/driver/lib64/driver" in e
         for e in env
     )
-    assert b"HwHiAiUser:x:1000:" in entries["etc/passwd"][1]
+    # The account Huawei's Dockerfile creates (its own useradd line, read here, not the
+    # builder's table): the image resolves the name to that uid, home and shell.
+    for account in huawei_useradd(component, version):
+        passwd = {
+            line.split(":")[0]: line.split(":")
+            for line in entries["etc/passwd"][1].decode().splitlines()
+        }
+        assert account["name"] in passwd, (account, passwd)
+        fields = passwd[account["name"]]
+        assert (fields[2], fields[5], fields[6]) == (
+            account["uid"],
+            account["home"],
+            account["shell"],
+        ), fields
+        assert entries[account["home"].strip("/")][0] == "dir"
     for tool in ("bash", "sh", "grep", "ldconfig"):
         path = os.path.realpath(
             "/bin/" + tool if tool != "ldconfig" else "/sbin/ldconfig"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 
 import pytest
 from simutil import cann_pkg, read_fixture
@@ -89,7 +90,64 @@ def test_new_layout_matches_the_real_info_file(sim, packages):
     env = sim.read("/usr/local/Ascend/cann-8.5.0/set_env.sh")
     assert "export ASCEND_HOME_PATH=${ASCEND_TOOLKIT_HOME}\n" in env
     assert "export ASCEND_TOOLKIT_HOME=/usr/local/Ascend/cann-8.5.0\n" in env
+
+
+def _sourced(sim, script, command):
+    """``command`` in bash after ``. script`` (a node path), paths of the exported
+    PYTHONPATH moved below the simulated root."""
+    shell = subprocess.run(
+        [
+            "bash",
+            "-c",
+            '. %s && PYTHONPATH=$(echo "$PYTHONPATH" | sed "s#/usr/local#%s/usr/local#g") %s'
+            % (sim.p(script), sim.path, command),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return shell
+
+
+def test_8_5_0_has_the_documented_paths_the_old_ones_and_pyacl(sim):
+    """CANN 8.5.0 as Huawei documents it (release notes, pyACL guide): `source
+    /usr/local/Ascend/cann/set_env.sh`, the old ascend-toolkit paths kept working, and
+    `import acl` once set_env.sh ran."""
+    assert sim.run(TOOLKIT_8_5, "--install", "--quiet").returncode == 0
+    assert sim.exists("/usr/local/Ascend/cann/set_env.sh")
+    assert (
+        os.readlink(sim.p("/usr/local/Ascend/ascend-toolkit/latest")) == "../cann-8.5.0"
+    )
+    assert sim.exists(
+        "/usr/local/Ascend/ascend-toolkit/latest/x86_64-linux/ascend_toolkit_install.info"
+    )
+    for script in (
+        "/usr/local/Ascend/cann/set_env.sh",
+        "/usr/local/Ascend/ascend-toolkit/set_env.sh",
+    ):
+        shell = _sourced(
+            sim, script, sys.executable + " -c 'import acl; print(acl.ASCEND_SIM)'"
+        )
+        assert (shell.returncode, shell.stdout) == (0, "True\n"), shell.stderr
+    # 9.1.0 beside it: the compatibility paths stay with 8.5.0 until it goes.
+    assert sim.run(TOOLKIT_9_1, "--install", "--quiet").returncode == 0
+    assert (
+        os.readlink(sim.p("/usr/local/Ascend/ascend-toolkit/latest")) == "../cann-8.5.0"
+    )
+    assert sim.run(TOOLKIT_8_5, "--uninstall").returncode == 0
     assert not sim.exists("/usr/local/Ascend/ascend-toolkit")
+
+
+def test_an_old_layout_toolkit_keeps_its_own_latest_beside_8_5_0(sim):
+    assert sim.run(TOOLKIT_8_0, "--install", "--quiet").returncode == 0
+    assert sim.run(TOOLKIT_8_5, "--install", "--quiet").returncode == 0
+    assert os.readlink(sim.p("/usr/local/Ascend/ascend-toolkit/latest")) == "8.0.0"
+    shell = _sourced(
+        sim,
+        "/usr/local/Ascend/ascend-toolkit/set_env.sh",
+        sys.executable + " -c 'import acl'",
+    )
+    assert shell.returncode == 0, shell.stderr
 
 
 def test_eula_answers(sim):

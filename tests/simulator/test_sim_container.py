@@ -68,6 +68,19 @@ class Node:
             time.sleep(0.5)
         pytest.fail("systemd in %s did not start (state %r)" % (self.name, state))
 
+    def wait_active(self, unit, timeout=60):
+        """Until systemd reports ``unit`` active (not a fixed pause); fail with its status."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if (
+                self.sh("systemctl is-active --quiet %s" % unit, check=False).returncode
+                == 0
+            ):
+                return
+            time.sleep(0.5)
+        status = self.sh("systemctl status --no-pager %s" % unit, check=False).stdout
+        pytest.fail("%s did not become active in %d s:\n%s" % (unit, timeout, status))
+
     def start_engines(self):
         self.sh("systemctl start containerd docker")
         deadline = time.time() + 60
@@ -272,9 +285,8 @@ def test_containerd_accepts_the_edited_configurations(node):
             "bash /root/packages/%s --install --install-scene=containerd"
             % node.legacy_runtime
         )
-        node.sh(
-            "systemctl restart containerd && sleep 1 && systemctl is-active containerd"
-        )
+        node.sh("systemctl restart containerd")
+        node.wait_active("containerd")
         dump = node.sh("containerd config dump").stdout
         assert (
             'runtime = "%s"' % RUNTIME in dump
@@ -284,9 +296,8 @@ def test_containerd_accepts_the_edited_configurations(node):
             % node.runtime,
             stdin="y\n",
         )
-        node.sh(
-            "systemctl restart containerd && sleep 1 && systemctl is-active containerd"
-        )
+        node.sh("systemctl restart containerd")
+        node.wait_active("containerd")
         dump = node.sh("containerd config dump").stdout
         assert 'default_runtime_name = "ascend"' in dump
         assert 'BinaryName = "%s"' % RUNTIME in dump
@@ -318,3 +329,55 @@ def test_reboot_activates_firmware_and_recreates_devices(node):
     )
     node.start_engines()
     assert npu_ids(docker_run(node, "0-7").stdout) == list(range(8))
+
+
+# ----------------------------------------------------------------------------- Huawei's tools
+# As an operator or Huawei's scripts call them on the node: the bare name from PATH (through
+# the driver's /usr/bin/hccn_tool link), as root and as the run user (HwHiAiUser).
+
+AS_USER = "runuser -u HwHiAiUser -- "
+
+
+@pytest.mark.parametrize("user", ["", AS_USER], ids=["root", "HwHiAiUser"])
+def test_hccn_tool_by_its_bare_name_through_the_driver_s_link(node, user):
+    assert (
+        node.sh("readlink /usr/bin/hccn_tool").stdout.strip()
+        == "/usr/local/Ascend/driver/tools/hccn_tool"
+    )
+    assert node.sh("command -v hccn_tool").stdout.strip() == "/usr/bin/hccn_tool"
+    assert node.sh(user + "hccn_tool -i 0 -link -g").stdout == "link status: UP\n"
+    assert node.sh(user + "hccn_tool -i 0 -mtu -g").stdout == "mtu:1500\n"
+    # -cfg status is a get: the run user may ask; set commands stay root's.
+    assert (
+        node.sh(user + "hccn_tool -i 0 -cfg status").stdout == "config status:SUCCESS\n"
+    )
+    v6 = node.sh(user + "hccn_tool -i 0 -ip -inet6 -g", check=False)
+    assert (v6.returncode, v6.stderr) == (
+        13,
+        "Get ipconf failed, because no ip was preset there!\n",
+    )
+    if user:
+        refused = node.sh(user + "hccn_tool -i 0 -mtu -s size 9000", check=False)
+        assert (refused.returncode, refused.stderr) == (
+            12,
+            "permission denied: pls check this cmd run permission.\n",
+        )
+
+
+@pytest.mark.parametrize("user", ["", AS_USER], ids=["root", "HwHiAiUser"])
+def test_npu_smi_product_topo_and_mcu_version(node, user):
+    product = node.sh(user + "npu-smi info -t product -i 0 -c 0").stdout
+    assert product.startswith("        Product Type                   : ")
+    full = _npu_smi.parse_key_values(
+        node.sh(user + "npu-smi info -t product -i 0").stdout
+    )
+    assert full[0] == {"NPU ID": "0", "Chip Count": "1"}
+    topo = node.sh(user + "npu-smi info -t topo").stdout.split("\n\nLegend:")[0]
+    lines = topo.splitlines()
+    assert lines[0].split() == ["NPU%d" % n for n in range(8)] + ["CPU", "Affinity"]
+    assert [line.split()[0] for line in lines[1:]] == ["NPU%d" % n for n in range(8)]
+    assert lines[1].split()[1:9] == ["X"] + ["HCCS"] * 7
+    mcu = node.sh(user + "npu-smi upgrade -b mcu -i 0 | grep Version").stdout
+    assert mcu.split(":")[-1].strip() == "23.3.13"
+    bad = node.sh(user + "npu-smi upgrade -b mcu -i 9", check=False)
+    assert bad.returncode == 255 and "Invalid card id." in bad.stdout

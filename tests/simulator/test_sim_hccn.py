@@ -419,3 +419,82 @@ def test_a3_sibling_die_conflict(sim, fabric):
     assert result.returncode == 7
     # another NPU may reuse it (the tool only checks the sibling die)
     ok(sim, "-i", 2, "-ip", "-s", "address", "10.20.0.2", "netmask", "255.255.255.0")
+
+
+def _bare(node, path_dir, *args):
+    """``hccn_tool ARGS`` by its bare name, found on PATH in ``path_dir``."""
+    env = dict(node.env)
+    env["PATH"] = path_dir + os.pathsep + env["PATH"]
+    return subprocess.run(
+        ["hccn_tool", *[str(a) for a in args]],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+
+
+def test_the_driver_links_the_bare_name_and_the_link_finds_the_tool(a, tmp_path):
+    """host_servers_setup.sh bin_config: /usr/bin/hccn_tool -> <install>/driver/tools/hccn_tool
+    (hccn.md 1.1). The link's target is the node's absolute path (dangling below a temporary
+    root: the container tests call it by the bare name); a link of one's own, found on PATH
+    by the bare name, reaches the tool, which follows the link (not ``${0%/*}``) to its
+    engine and the device view, with and without the node's state."""
+    link = a.p("/usr/bin/hccn_tool")
+    assert os.path.islink(link) and os.readlink(link) == TOOL
+    ok(a, "-i", 1, "-ip", "-s", "address", "10.20.0.3", "netmask", "255.255.255.0")
+    mine = tmp_path / "bin"
+    mine.mkdir()
+    os.symlink(os.path.relpath(a.p(TOOL), str(mine)), str(mine / "hccn_tool"))
+    result = _bare(a, str(mine), "-i", 1, "-ip", "-g")
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0,
+        "ipaddr:10.20.0.3\nnetmask:255.255.255.0\n",
+        "",
+    )
+    assert _bare(a, str(mine), "-i", 1, "-link", "-g").stdout == "link status: UP\n"
+    # In a pod (no simulator state) the sh front answers from the view, through the link too.
+    os.rename(a.p(hardware.STATE_RELPATH), str(tmp_path / "state.json"))
+    result = _bare(a, str(mine), "-i", 1, "-ip", "-g")
+    assert result.stdout == "ipaddr:10.20.0.3\nnetmask:255.255.255.0\n", result.stderr
+
+
+def test_the_uninstall_removes_the_link(a):
+    result = subprocess.run(
+        ["bash", a.p("/usr/local/Ascend/driver/script/uninstall.sh")],
+        capture_output=True,
+        text=True,
+        env=a.env,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert not a.exists("/usr/bin/hccn_tool")
+
+
+def test_ipv6_get_is_the_a2_tool_s(a):
+    """The A2/A3 tool compiles -inet6 (DRV hccn_tool/CMakeLists.txt: HCCN_TOOL_ADAPT_IPV6);
+    a port without an IPv6 address answers as -ip -g without an IPv4 one (tool_ipv6.c)."""
+    result = hccn(a, "-i", 0, "-ip", "-inet6", "-g")
+    assert (result.returncode, result.stdout, result.stderr) == (
+        13,
+        "",
+        "Get ipconf failed, because no ip was preset there!\n",
+    )
+    assert hccn(a, "-i", 0, "-ip", "-inet6", "-g", "x").returncode == 4
+    assert hccn(a, "-i", 0, "-ip", "-inet6").returncode == 4
+
+
+def test_cfg_status_is_a_get(a):
+    """-cfg status is a get (DRV cmd.c get_cmd_config_list): its own line, no "Cmd executed
+    successfully!", nothing in hccn_config.log."""
+    log = "/var/log/hccn_tool/hccn_config.log"
+
+    def config_log():
+        return a.read(log) if a.exists(log) else ""
+
+    before = config_log()
+    assert ok(a, "-i", 0, "-cfg", "status") == "config status:SUCCESS\n"
+    assert config_log() == before
+    ok(a, "-i", 0, "-cfg", "recovery")
+    assert ok(a, "-i", 0, "-cfg", "status") == "config status:SUCCESS\n"
+    assert "-cfg recovery" in config_log()

@@ -60,8 +60,20 @@ def _dedent(text):
     return [line.strip() for line in text.splitlines()]
 
 
+def _topo(text):
+    """The matrix of npu-smi info -t topo: {row: [cells..., CPU affinity]}, the legend apart
+    (no parser of the collection reads it; vllm-ascend takes the last column)."""
+    rows = {}
+    for line in text.split("\n\nLegend:")[0].splitlines()[1:]:
+        words = line.split()
+        rows[words[0]] = words[1:]
+    return rows
+
+
 def _parse(doc, text):
     argv = doc["argv"]
+    if "topo" in argv:
+        return _topo(text)
     if argv == ["info"]:
         return _npu_smi.parse_info(text)
     if "-l" in argv:

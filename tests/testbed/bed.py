@@ -734,6 +734,29 @@ class Bed:
             fcntl.flock(lock, fcntl.LOCK_EX)
             yield
 
+    def need_images(self):
+        """The image tarballs every node loads: fail at once naming the missing ones and the
+        target that builds them (a missing tarball used to be skipped, and its pods failed
+        much later with an image pull error)."""
+        sys.path.insert(0, os.path.join(ROOT, "tests", "mindcluster"))
+        from build_images import COMPONENTS, VERSIONS
+
+        wanted = {self.build_path("images/workload.tar"): "make images"}
+        arch = os.uname().machine
+        for version in VERSIONS:
+            for image, _folder in COMPONENTS.values():
+                path = "images/mindcluster/%s_v%s_%s.tar" % (image, version, arch)
+                wanted[self.build_path(path)] = "make mindcluster"
+        missing = [path for path in wanted if not os.path.isfile(path)]
+        if missing:
+            raise BedError(
+                "image tarballs missing: %s (run %s)"
+                % (
+                    ", ".join(missing),
+                    " and ".join(sorted({wanted[p] for p in missing})),
+                )
+            )
+
     def ensure_images(self):
         """The pause and workload images as archives containerd imports (built on the host)."""
         with self.build_lock():
@@ -742,6 +765,7 @@ class Bed:
     def _ensure_images(self):
         import oci_archive
 
+        self.need_images()
         out_dir = self.build_path("images/testbed")
         os.makedirs(out_dir, exist_ok=True)
         pause_bin = self.build_path("k8s/bin/pause")

@@ -141,7 +141,14 @@ def test_the_exporter_runs_for_the_kubelet_s_engine(exporter):
 def test_with_the_operator_s_crds_it_adds_servicemonitor_and_rules(exporter, tmp_path):
     cluster, _out = exporter
     cluster.apply(CRDS)
-    time.sleep(3)  # the API server serves a new CRD after a moment
+    # The API server serves the new kinds once their CRDs are Established: wait for that
+    # condition, not a fixed pause.
+    cluster.kubectl(
+        "wait",
+        "--for=condition=Established",
+        "--timeout=60s",
+        *["crd/" + crd["metadata"]["name"] for crd in CRDS],
+    )
     short = {"exporter_alert_temperature_for": HOT_FOR}
     rc, out = playbook(
         cluster, tmp_path, book=BOOK, device_plugin_smoke_test=False, **short

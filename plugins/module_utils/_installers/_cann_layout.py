@@ -8,8 +8,8 @@
 not decide).
 
 - ``installed_packages``: the CANN packages ``ascend_facts`` found (its ``cann`` fact may be null).
-- ``layout``: which default-version links must move to the wanted version, and where the
-  environment script of the wanted version is. CANN >= 8.5.0 (the new layout) keeps every package
+- ``layout``: which default-version links must move to the wanted version, where the
+  environment script of the wanted version is, and which script login shells source. CANN >= 8.5.0 (the new layout) keeps every package
   under ``<install_path>/cann-<version>`` with one ``<install_path>/cann`` link; before, each
   package has ``<install_path>/<product>/<version>`` and a ``<product>/latest`` link, and the
   environment script is ``<install_path>/<product>/set_env.sh`` (it reads ``latest``).
@@ -58,12 +58,17 @@ def layout(
     install_path: str,
     products: dict,
 ) -> dict:
-    """``{links, set_env}`` for the wanted ``version``.
+    """``{links, set_env, source}`` for the wanted ``version``.
 
     ``links``: ``[{path, src}]`` of every default-version link that does not point at the
     wanted version yet (``src`` relative, the version directory's name), in install order and
     without duplicates. ``kinds`` is the plan's install order, ``wanted_kinds`` the role's
     ``cann_toolkit_packages``, ``products`` the kind -> product directory map.
+    ``set_env``: the wanted version's own script, read for the env file (right in check mode
+    too, before the links move). ``source``: the script login shells source, the one Huawei
+    documents, which follows the default-version link: ``<install_path>/cann/set_env.sh``
+    from CANN 8.5.0 on (CANN 8.5.0 release notes, "环境变量路径"), before
+    ``<install_path>/<product>/set_env.sh``.
     """
     version = str(version)
     wanted = _wanted(packages, version)
@@ -78,6 +83,7 @@ def layout(
                     }
                 )
         set_env = f"{install_path}/cann-{version}/set_env.sh"
+        source = f"{install_path}/cann/set_env.sh"
     else:
         chosen = [kind for kind in kinds if kind in wanted_kinds]
         for kind in chosen:
@@ -99,7 +105,8 @@ def layout(
                 % (", ".join(wanted_kinds), ", ".join(kinds))
             )
         set_env = f"{install_path}/{products[chosen[0]]}/set_env.sh"
-    return {"links": _unique(links), "set_env": set_env}
+        source = set_env
+    return {"links": _unique(links), "set_env": set_env, "source": source}
 
 
 def driver_to_meet(

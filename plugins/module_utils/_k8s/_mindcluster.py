@@ -62,6 +62,13 @@ def validate_catalogue(data) -> dict:
     return data
 
 
+def _release_key(version):
+    """Sort key of a release name: its numbers in order (7.3.0 before 26.0.0)."""
+    return [
+        int(part) if part.isdigit() else 0 for part in re.split(r"[.-]", str(version))
+    ]
+
+
 def flag_names(command) -> list:
     """The flag names of a command line (``-a=1 --b=x -c`` -> a, b, c), in order."""
     names = []
@@ -75,9 +82,18 @@ def check_flags(spec: dict, component: str, version, flags) -> None:
     """Refuse a flag the release's binary does not define (the catalogue's ``flags`` table,
     from Huawei's flag definitions of that tag): such a flag stops the binary at start with
     "flag provided but not defined" and the DaemonSet crash-loops."""
-    defined = (spec.get("flags") or {}).get(str(version))
+    table = spec.get("flags") or {}
+    defined = table.get(str(version))
     if defined is None:
-        return
+        # A release not in the table is refused, not passed unchecked: its binary may lack a
+        # flag the collection passes (as 26.0.0 lacked -enable-healthz), or define it anew.
+        raise PlanError(
+            "%s %s is not a MindCluster release the collection knows the flags of (known: %s): "
+            "its binary could stop at start with 'flag provided but not defined'. Fix: add "
+            "the release's flags (from Huawei's flag definitions of that tag) to the "
+            "catalogue's flags table in data/mindcluster.yml, or choose a known release"
+            % (component, version, ", ".join(sorted(table, key=_release_key)) or "none")
+        )
     unknown = [name for name in flag_names(" ".join(flags)) if name not in defined]
     if unknown:
         raise PlanError(

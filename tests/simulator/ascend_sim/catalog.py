@@ -403,6 +403,12 @@ CANN = {
             "[V100R001C15],[V100R001C18],[V100R001C19],[V100R001C20],[V100R001C21],[V100R001C23]"
         ),
         "nnae_nnrt": False,
+        # CANN 8.5.0 release notes (hiascend CANNCommunityEdition/850 releasenote_0001): the new
+        # paths "保持与历史版本路径兼容" - ascend-toolkit/set_env.sh and ascend-toolkit/latest/*
+        # keep working (Huawei's own 8.5.0 image, Ascend/cann-container-image
+        # cann/8.5.0-910b-ubuntu22.04-py3.11/Dockerfile, sources ascend-toolkit/set_env.sh).
+        # Not stated for 9.x.
+        "toolkit_compat": True,
     },
     "9.1.0": {
         "layout": "new",

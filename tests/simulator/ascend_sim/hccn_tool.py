@@ -587,6 +587,22 @@ def cmd_ip(node, phy, npu, chip, op, args, out):
     out.append(SUCCESS)
 
 
+def cmd_ip_inet6(node, phy, npu, chip, op, args, out):
+    """-ip -inet6 -g (DRV hccn_product_ext/tool_ipv6.c tool_get_device_ipaddr_ipv6): prints
+    ``ipv6_address:%s`` / ``prefix_length:%u``; no IPv6 address on the port is
+    DRV_ERROR_NO_DEVICE, "Get ipconf failed, because no ip was preset there!" (exit 13). The
+    simulated ports never have one: IPv6 is not set here (``-inet6 -s`` is not simulated)."""
+    if op != "-g":
+        raise ToolError("unsupported")  # the simulator's limit, not the device's
+    if args:
+        raise ToolError("count")
+    net = network(chip)
+    if not net.get("ipv6_address"):
+        raise ToolError("no_ip")
+    out.append("ipv6_address:%s" % net["ipv6_address"])
+    out.append("prefix_length:%d" % int(net.get("ipv6_prefix_length", 64)))
+
+
 def cmd_gateway(node, phy, npu, chip, op, args, out):
     net = network(chip)
     if op == "-g":
@@ -779,6 +795,9 @@ def recover_chip(state, root, npu, chip, conf):
         net["tls"] = int(conf["tls_enable_%d" % phy])
     link_down = any(_fault_hits(f, npu, chip) for f in faults(state, "link-down"))
     net["link"] = "DOWN" if link_down else "UP"
+    net["cfg_status"] = (
+        "SUCCESS"  # tool_ops_ext.c: TOOL_NET_CFG_SUCCESS after the replay
+    )
     return True
 
 
@@ -802,8 +821,11 @@ def boot_recovery(state, root):
 
 def cmd_cfg(node, phy, npu, chip, op, args, out):
     if args == ["status"]:
-        # INFERRED: the text of -cfg status is not in the facts file
-        out.append("recovery status: %s" % network(chip).get("recovery", "success"))
+        # A get (DRV tool_ops.c tool_cfg_cmd_execute sets get_cmd_flag; cmd.c lists
+        # {"-cfg", "status"} in get_cmd_config_list): tool.c tool_cfg_status_get prints
+        # "config status:<NONE|START|FAIL|SUCCESS>". The device's recovery at boot
+        # (network_v1.sh) or the last -cfg recovery decides it; DERIVED: SUCCESS until then.
+        out.append("config status:%s" % network(chip).get("cfg_status", "SUCCESS"))
         return
     if args != ["recovery"]:
         raise ToolError("count")
@@ -854,6 +876,7 @@ COMMANDS = {
     "-mac": cmd_mac,
     "-lldp": cmd_lldp,
     "-cfg": cmd_cfg,
+    "-ip-inet6": cmd_ip_inet6,
 }
 
 
@@ -879,7 +902,16 @@ def parse(argv):
         raise ToolError("major_cmd")
     rest = argv[3:]
     if rest and rest[0] == "-inet6":
-        raise ToolError("unsupported")  # INFERRED: IPv6 is not simulated
+        # DRV compiles -inet6 into the A2/A3 tool (hccn_tool/CMakeLists.txt defines
+        # HCCN_TOOL_ADAPT_IPV6); the simulator answers its -ip get only.
+        if attr != "-ip":
+            raise ToolError("unsupported")  # not simulated
+        rest = rest[1:]
+        if not rest:
+            raise ToolError("count")
+        if rest[0] not in ATTRS[attr]:
+            raise ToolError("option")
+        return "-i", int(dev), "-ip-inet6", rest[0], rest[1:]
     if attr == "-cfg":
         return "-i", int(dev), attr, None, rest
     if not rest:
@@ -898,7 +930,9 @@ def run(argv, root=None):
     out, err = [], []
     try:
         major, phy, attr, op, args = parse(argv)
-        setting = op == "-s" or attr == "-cfg"
+        # What needs root and goes to hccn_config.log: the set commands and -cfg recovery;
+        # -cfg status is a get (DRV cmd.c get_cmd_config_list).
+        setting = op == "-s" or (attr == "-cfg" and args != ["status"])
         if setting and os.geteuid() != 0:
             raise ToolError("permission")
         node = Node(root)

@@ -15,10 +15,23 @@
 # Setting anything (-s) is not simulated here.
 
 set -f
-case $0 in
-*/*) here=${0%/*} ;;
-*) here=. ;;
+# The driver's tools folder is where this file is, not where $0 points: the driver links
+# /usr/bin/hccn_tool to it (host_servers_setup.sh bin_config, hccn.md 1.1), and called by the
+# bare name or through that link $0 is the link. Follow each link (readlink only then: the
+# device plugin's image calls the absolute path of the file itself).
+self=$0
+case $self in
+*/*) ;;
+*) self=$(command -v -- "$self") || self=./$0 ;;
 esac
+while [ -L "$self" ]; do
+    target=$(readlink -- "$self") || break
+    case $target in
+    /*) self=$target ;;
+    *) self=${self%/*}/$target ;;
+    esac
+done
+here=${self%/*}
 # The faithful tool needs the simulator's state (the node itself); in a pod only the view is
 # there. It knows every command but the counters (-speed, -stat, -link_stat, -bandwidth), which
 # only this part answers, from the view.

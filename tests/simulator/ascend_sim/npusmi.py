@@ -653,6 +653,132 @@ def render_temp(ctx, npu):
     return "\n\n".join(blocks) + "\n"
 
 
+# ----------------------------------------------------------------------------- product, topo, MCU
+
+# Product Type by model where a real output names it: 310P3 "Atlas 300I Pro" and 300I Duo
+# "Atlas 300I Duo" (npu-smi info -t product of a 300I Duo in a public Go test fixture; the
+# names MindCluster's dcmi_get_product_type callers know). Other models: a per-NPU
+# "product_type" in the state, else NA (GUESS: what npu-smi shows for a field the board does
+# not report, as "Model : NA" in -t board).
+PRODUCT_TYPE = {"310P3": "Atlas 300I Pro", "300I-Duo": "Atlas 300I Duo"}
+# MCU version when the state names none: the factory MCU of a public 910B4 x 8 capture
+# (npu-smi upgrade -b mcu -i 0 before its upgrade); GUESS for every other model.
+DEFAULT_MCU_VERSION = "23.3.13"
+TOPO_LEGEND = """Legend:
+
+  X    = Self
+  SYS  = Path traversing PCIe and NUMA nodes. Nodes are connected through SMP, such as QPI, UPI.
+  PHB  = Path traversing PCIe and the PCIe host bridge of a CPU.
+  PIX  = Path traversing a single PCIe switch
+  PXB  = Path traversing multiple PCIe switches
+  HCCS = Connection traversing HCCS.
+  NA   = Unknown relationship.
+"""
+
+
+def product_type(state, npu):
+    return npu.get("product_type") or PRODUCT_TYPE.get(state.get("model"), "NA")
+
+
+def render_product(ctx, npu, chip_id=None):
+    """npu-smi info -t product -i N [-c C]: with -c the one line of Huawei's doc example;
+    without, the NPU ID / Chip Count head and one block per chip, as -t usages."""
+    value = product_type(ctx.state, npu)
+    if chip_id is not None:
+        _chip(npu, chip_id)
+        return kv("Product Type", value) + "\n"
+    blocks = ["\n".join([kv("NPU ID", npu["id"]), kv("Chip Count", len(npu["chips"]))])]
+    for chip in npu["chips"]:
+        blocks.append(
+            "\n".join([kv("Product Type", value), kv("Chip ID", chip["chip"])])
+        )
+    return "\n\n".join(blocks) + "\n"
+
+
+def cpu_affinity(npu, chip):
+    """The CPUs next to an NPU: the state's, else by PCI bus the NUMA layout of the public
+    8 x 910B3 capture (a Kunpeng 920 with 4 x 48 cores: bus 0x00-0x3f CPUs 0-23, 0x40-0x7f
+    48-71, 0x80-0xbf 96-119, 0xc0-0xff 144-167; GUESS for other machines)."""
+    if npu.get("cpu_affinity"):
+        return npu["cpu_affinity"]
+    try:
+        bus = int(chip["bus_id"].split(":")[1], 16)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        return "NA"
+    first = (bus >> 6) * 48
+    return "%d-%d" % (first, first + 23)
+
+
+def topo_link(state, a, b):
+    """The path between two NPUs: HCCS between every pair of a 910B/A3 module (the public
+    8 x 910B3 capture); Atlas 800 9000 (910): HCCS inside each group of four, SYS between
+    them; PCIe cards (310P and others): SYS (GUESSES)."""
+    if a == b:
+        return "X"
+    family = state.get("family")
+    if family in ("910b", "a3"):
+        return "HCCS"
+    if family == "910" and a // 4 == b // 4:
+        return "HCCS"
+    return "SYS"
+
+
+def render_topo(ctx):
+    """npu-smi info -t topo: the matrix of the visible NPUs and their CPU affinity, then the
+    legend (the 8 x 910B3 capture: a tab and 3 blanks before the header, 11-wide columns)."""
+    rows = [(npu, chip) for npu in ctx.visible_npus() for chip in npu["chips"][:1]]
+    names = ["NPU%d" % npu["id"] for npu, _chip in rows]
+    lines = ["\t   " + "".join(name.ljust(11) for name in names) + "CPU Affinity"]
+    for npu, chip in rows:
+        cells = [topo_link(ctx.state, npu["id"], other["id"]) for other, _c in rows]
+        lines.append(
+            ("NPU%d" % npu["id"]).ljust(11)
+            + "".join(cell.ljust(11) for cell in cells)
+            + cpu_affinity(npu, chip)
+        )
+    return "\n".join(lines) + "\n\n" + TOPO_LEGEND
+
+
+def render_mcu_version(ctx, npu):
+    """npu-smi upgrade -b mcu -i N: the one line of Huawei's quick-installation guide and the
+    910B4 capture."""
+    version = (
+        npu.get("mcu_version") or ctx.state.get("mcu_version") or DEFAULT_MCU_VERSION
+    )
+    return kv("Version", version) + "\n"
+
+
+UPGRADE_USAGE = (
+    "Usage: npu-smi upgrade <-h|-t type|-q type|-b type|-a type> [Options...]"
+)
+
+
+def run_upgrade(args, ctx):
+    """npu-smi upgrade: only the version query of the MCU (-b mcu -i N) is simulated."""
+    opts = {}
+    args = list(args)
+    while args:
+        flag = args.pop(0)
+        if flag in ("-h", "--help"):
+            return 0, UPGRADE_USAGE + "\n"
+        if flag in ("-t", "-q", "-b", "-a", "-i", "-f") and args:
+            opts[flag] = args.pop(0)
+        else:
+            return ERROR_RC, "Error parameter of %s\n%s\n" % (flag, UPGRADE_USAGE)
+    if opts.get("-b") != "mcu" or set(opts) != {"-b", "-i"}:
+        # flashing (-t), status (-q), activation (-a) and bootloader/vrd are not simulated
+        return (
+            ERROR_RC,
+            "ascend-sim: only npu-smi upgrade -b mcu -i <id> is simulated\n",
+        )
+    ctx = ctx or Context()
+    try:
+        ctx.check_started()
+        return 0, render_mcu_version(ctx, ctx.npu(_int_arg(opts["-i"], "-i")))
+    except NpuSmiError as err:
+        return err.rc, err.text
+
+
 # ----------------------------------------------------------------------------- command line
 
 
@@ -669,6 +795,8 @@ def run(argv, ctx=None):
     """Return (rc, output) of ``npu-smi <argv>``."""
     if not argv or argv[0] in ("-h", "--help"):
         return 0, USAGE_LINE + "\n"
+    if argv[0] == "upgrade":
+        return run_upgrade(argv[1:], ctx)
     if argv[0] != "info":
         return ERROR_RC, "Invalid command.\n%s\n" % USAGE_LINE
     opts = {}
@@ -693,6 +821,8 @@ def run(argv, ctx=None):
         if opts.get("-m"):
             return 0, render_mapping(ctx)
         kind = opts.get("-t")
+        if kind == "topo":
+            return 0, render_topo(ctx)
         if kind is None:
             if "-i" in opts:
                 return 0, render_board(ctx, ctx.npu(_int_arg(opts["-i"], "-i")))
@@ -707,6 +837,8 @@ def run(argv, ctx=None):
             return 0, render_usages(ctx, npu)
         if kind == "temp":
             return 0, render_temp(ctx, npu)
+        if kind == "product":
+            return 0, render_product(ctx, npu, chip)
         return ERROR_RC, "Invalid type.\nError parameter of -t\n%s\n" % USAGE_LINE
     except NpuSmiError as err:
         return err.rc, err.text

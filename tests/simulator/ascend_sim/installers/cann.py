@@ -8,7 +8,14 @@ Layouts (installer-cli.md section 3, installed-files/):
   <path>/ascend-toolkit/latest -> <ver>, <path>/ascend-toolkit/set_env.sh; nnae keeps its info
   file directly in <path>/nnae/<ver>/, nnrt under <path>/nnrt/<ver>/<arch>-linux/.
 * CANN >= 8.5.0 ("new"): <path>/cann-<ver>/<arch>-linux/ascend_toolkit_install.info,
-  <path>/cann -> cann-<ver>, <path>/cann-<ver>/set_env.sh; no separate nnae/nnrt packages.
+  <path>/cann -> cann-<ver>, <path>/cann-<ver>/set_env.sh (Huawei documents
+  `source <path>/cann/set_env.sh`); no separate nnae/nnrt packages. 8.5.0 keeps the old paths
+  working (release notes): <path>/ascend-toolkit/latest -> ../cann-<ver> and
+  <path>/ascend-toolkit/set_env.sh, made when no old-layout toolkit holds ascend-toolkit (their
+  form is a GUESS: a link and a script of the old layout's shape).
+Every package carries pyACL (`import acl` once set_env.sh ran, Huawei's pyACL guide; 8.5.0
+lists the pyACL subpackage in its toolkit): <ver dir>/python/site-packages/acl, a stand-in
+module that imports and does nothing else.
 Exit codes: 0 success, 1 failure (also when the EULA is declined).
 """
 
@@ -193,8 +200,20 @@ def set_env_text(layout, driver_path="/usr/local/Ascend"):
     )
 
 
+ACL_TEXT = (
+    '"""ascend-sim stand-in for pyACL (acl.so of the CANN package): it imports, nothing runs."""\n'
+    "ASCEND_SIM = True\n"
+)
+
+
 def _write_tree(layout, meta):
     common.write(layout.info, info_text(layout, meta), 0o444)
+    common.write(
+        "%s/%s-linux/python/site-packages/acl/__init__.py"
+        % (layout.vdir, meta["arch"]),
+        ACL_TEXT,
+        0o644,
+    )
     for stub in (
         "lib64/libascendcl.so",
         "lib64/libge_runner.so",
@@ -208,7 +227,7 @@ def _write_tree(layout, meta):
             "# ascend-sim stub\n",
             0o644,
         )
-    for link_name in ("lib64", "bin", "opp"):
+    for link_name in ("lib64", "bin", "opp", "python"):
         link = "%s/%s" % (layout.vdir, link_name)
         if os.path.isdir(
             common.rooted("%s/%s-linux/%s" % (layout.vdir, meta["arch"], link_name))
@@ -224,11 +243,58 @@ def _activate(layout):
         "Driver_Install_Path_Param", "/usr/local/Ascend"
     )
     common.write(layout.env, set_env_text(layout, driver_path), 0o644)
+    if layout.new and catalog.CANN[layout.version].get("toolkit_compat"):
+        _compat(layout, driver_path)
+
+
+class _CompatLayout:
+    """The old-layout paths a new-layout toolkit keeps working (set_env_text's view of them)."""
+
+    def __init__(self, layout):
+        self.component = "toolkit"
+        self.version = layout.version
+        self.base = "%s/ascend-toolkit" % layout.install_path
+        self.link = "%s/latest" % self.base
+        self.home = self.link
+        self.env = "%s/set_env.sh" % self.base
+
+
+def _compat(layout, driver_path):
+    """ascend-toolkit/latest and ascend-toolkit/set_env.sh for the new layout, unless an
+    old-layout toolkit owns them (its version directories and latest link stay its own)."""
+    compat = _CompatLayout(layout)
+    link = common.rooted(compat.link)
+    if os.path.lexists(link) and not _points_into_cann(compat.link):
+        return
+    common.symlink("../cann-%s" % layout.version, compat.link)
+    common.write(compat.env, set_env_text(compat, driver_path), 0o644)
+
+
+def _points_into_cann(path):
+    full = common.rooted(path)
+    return (
+        os.path.islink(full)
+        and re.fullmatch(r"\.\./cann-[^/]+", os.readlink(full)) is not None
+    )
+
+
+def _drop_compat(layout, version):
+    """Remove the compatibility paths when they lead to a removed new-layout version."""
+    compat = _CompatLayout(layout)
+    full = common.rooted(compat.link)
+    if _points_into_cann(compat.link) and os.readlink(full) == "../cann-%s" % version:
+        common.remove_tree(compat.link)
+        common.remove_tree(compat.env)
+        base = common.rooted(compat.base)
+        if os.path.isdir(base) and not os.listdir(base):
+            os.rmdir(base)
 
 
 def _remove_version(layout, version):
     other = Layout(layout.component, version, layout.arch, layout.install_path)
     common.remove_tree(other.vdir)
+    if other.new:
+        _drop_compat(other, version)
 
 
 def _eula(log, package):

@@ -76,6 +76,8 @@ REQUIRED_TOOLS = (
 )
 DEFAULT_PATH = "/usr/local/Ascend"
 NPU_SMI_PATHS = ("/usr/local/bin/npu-smi", "/usr/local/sbin/npu-smi")
+# hicann/driver@ef377e95 scripts/package/driver/common/scripts/host_servers_setup.sh:125-127
+HCCN_TOOL_LINK = "/usr/bin/hccn_tool"
 LOCK_FILE = hardware.SIM_DIR + "/hdk-installer.lock"
 
 GREEN, YELLOW, RED, RESET = "\033[32m", "\033[33m", "\033[31m", "\033[0m"
@@ -420,6 +422,10 @@ def install(meta, opts, mode, log):
         hardware.program_text("hccn_tool", TOOL_VERSION=version),
         0o555,
     )
+    # host_servers_setup.sh bin_config: `ln -sf <install>/driver/tools/hccn_tool
+    # /usr/bin/hccn_tool` when the tool exists (hccn.md 1.1), so an operator or a script finds
+    # the bare name on PATH (MindCluster itself runs the absolute path, never the link).
+    common.symlink(driver_dir + "/tools/hccn_tool", HCCN_TOOL_LINK)
     if not os.path.exists(common.rooted("/etc/hccn.conf")):
         # run_driver_install.sh changeMode: touch /etc/hccn.conf, chmod 644, root:root
         common.write("/etc/hccn.conf", "", 0o644)
@@ -518,6 +524,8 @@ def uninstall(meta, install_path, log):
         state.get("pending_reboot", {}).pop("driver", None)
         hardware.save_state(state)
     common.remove_tree(driver_dir)
+    # host_servers_remove.sh remove_bin_conf: rm -f /usr/bin/hccn_tool
+    common.remove_tree(HCCN_TOOL_LINK)
     for path in NPU_SMI_PATHS:
         common.remove_tree(path)
     common.remove_tree("/usr/local/dcmi")

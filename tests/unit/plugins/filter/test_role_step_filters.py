@@ -54,6 +54,7 @@ def test_cann_layout():
             {"path": "/usr/local/Ascend/ascend-toolkit/latest", "src": "8.1.RC1"}
         ],
         "set_env": "/usr/local/Ascend/ascend-toolkit/set_env.sh",
+        "source": "/usr/local/Ascend/ascend-toolkit/set_env.sh",
     }
     assert LAYOUT(dict(INPUTS, cann=None))["links"] == []
     with pytest.raises(AnsibleFilterError, match="expects a dict"):

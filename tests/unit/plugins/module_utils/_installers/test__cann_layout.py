@@ -42,6 +42,7 @@ def test_old_layout_moves_the_latest_link_to_the_wanted_version(packages):
     assert out == {
         "links": [{"path": f"{ROOT}/ascend-toolkit/latest", "src": "8.1.RC1"}],
         "set_env": f"{ROOT}/ascend-toolkit/set_env.sh",
+        "source": f"{ROOT}/ascend-toolkit/set_env.sh",
     }
 
 
@@ -59,13 +60,22 @@ def test_old_layout_leaves_a_link_already_there(packages):
     # The script of the first kind in the plan's order that the role installs.
     assert out["set_env"] == f"{ROOT}/ascend-toolkit/set_env.sh"
     nnae = layout(packages, "8.0.RC3", ["nnae"], ["nnae"], False, ROOT, PRODUCTS)
-    assert nnae == {"links": [], "set_env": f"{ROOT}/nnae/set_env.sh"}
+    assert nnae == {
+        "links": [],
+        "set_env": f"{ROOT}/nnae/set_env.sh",
+        "source": f"{ROOT}/nnae/set_env.sh",
+    }
 
 
 def test_new_layout_uses_the_cann_link_and_the_versioned_script(packages):
     out = layout(packages, "8.5.0", ["toolkit"], ["toolkit"], True, ROOT, PRODUCTS)
-    # cann -> cann-8.5.0 already: nothing to move.
-    assert out == {"links": [], "set_env": f"{ROOT}/cann-8.5.0/set_env.sh"}
+    # cann -> cann-8.5.0 already: nothing to move. The env file is read from the version's own
+    # script; login shells source the one Huawei's 8.5.0 documents, <install>/cann/set_env.sh.
+    assert out == {
+        "links": [],
+        "set_env": f"{ROOT}/cann-8.5.0/set_env.sh",
+        "source": f"{ROOT}/cann/set_env.sh",
+    }
     unlinked = [dict(p, latest=False) for p in packages]
     twice = unlinked + [dict(p) for p in unlinked if p["layout"] == "cann"]
     moved = layout(twice, "8.5.0", ["toolkit"], ["toolkit"], True, ROOT, PRODUCTS)

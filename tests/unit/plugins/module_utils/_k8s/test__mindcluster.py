@@ -77,7 +77,14 @@ def test_an_8_card_910b_node():
 
 
 def test_the_release_decides_flags_and_mounts():
-    old = plan(CATALOGUE, params(version="6.0.RC3"))
+    # A 6.x release the catalogue were extended with (its flags table entry): -useAscendDocker.
+    extended = copy.deepcopy(CATALOGUE)
+    extended["device_plugin"]["flags"]["6.0.RC3"] = [
+        "useAscendDocker",
+        "logFile",
+        "logLevel",
+    ]
+    old = plan(extended, params(version="6.0.RC3"))
     assert "-useAscendDocker=true" in old["command"]
     new = plan(CATALOGUE, params(version="26.1.0"))
     assert "--enable-healthz=true --healthz-address=11251" in new["command"]
@@ -252,6 +259,26 @@ def test_a_flag_the_release_does_not_define_is_refused():
     broken["exporter"]["healthz_from"] = "7.0.0"
     with pytest.raises(PlanError, match=r"npu-exporter 7\.3\.0 does not define"):
         exporter_plan(broken, {"version": "7.3.0", "engine": "containerd"})
+
+
+@pytest.mark.parametrize("version", ["26.2.0", "6.0.RC3", "7.0.RC1"])
+def test_a_release_without_a_flags_entry_is_refused(version):
+    """A release the catalogue has no flags for is refused, not passed unchecked (a 26.2.0
+    would otherwise get the healthz flags of 26.1.0 without a check); the message names the
+    data file to extend and the known releases."""
+    assert version not in CATALOGUE["device_plugin"]["flags"]
+    with pytest.raises(PlanError) as refused:
+        plan(CATALOGUE, params(version=version))
+    message = str(refused.value)
+    assert message.startswith(
+        "the device plugin %s is not a MindCluster release" % version
+    )
+    assert "data/mindcluster.yml" in message
+    assert "(known: 7.3.0, 26.0.0, 26.1.0)" in message
+    with pytest.raises(
+        PlanError, match=r"npu-exporter %s .*data/mindcluster\.yml" % version
+    ):
+        exporter_plan(CATALOGUE, {"version": version, "engine": "containerd"})
 
 
 def test_flag_names():
