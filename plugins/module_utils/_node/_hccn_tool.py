@@ -3,10 +3,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 # PRIVATE to the cubestudio.ascend collection: no compatibility promise, may change without
-# notice. The node side of the hccn role, pure: hccn_tool's output read back (formats of
-# /work/shared/ascend/hccn.md 1.4, from the driver's source), the commands that make a port as
-# planned (only what differs), the problems verify reports, and the removal of keys from
-# /etc/hccn.conf. Runs on the node: Python 3.8, standard library only.
+# notice. The node side of the hccn role, pure: hccn_tool's output read back (its formats from
+# the driver's source, github.com/hicann/driver@ef377e9, src/custom/network/hccn), the commands
+# that make a port as planned (only what differs), the problems verify reports, and the removal
+# of keys from /etc/hccn.conf. Runs on the node: Python 3.8, standard library only.
 
 from __future__ import annotations
 
