@@ -24,7 +24,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "module_utils" / "fixtures" / "
 INFO_FIXTURES = sorted(
     path.name
     for path in FIXTURES.glob("*.txt")
-    if not path.name.startswith(("npu-smi-info-", "lspci-"))
+    if not path.name.startswith(("npu-smi-info-", "npu-smi-upgrade-", "lspci-"))
 )
 
 

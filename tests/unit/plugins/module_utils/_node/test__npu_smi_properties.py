@@ -29,9 +29,13 @@ FIXTURES = Path(__file__).parents[1] / "fixtures" / "npu-smi"
 INFO_TEXTS = [
     path.read_text()
     for path in sorted(FIXTURES.glob("*.txt"))
-    if not path.name.startswith(("npu-smi-info-", "lspci-"))
+    if not path.name.startswith(("npu-smi-info-", "npu-smi-upgrade-", "lspci-"))
 ]
-OTHER_TEXTS = [path.read_text() for path in sorted(FIXTURES.glob("npu-smi-info-*.txt"))]
+OTHER_TEXTS = [
+    path.read_text()
+    for pattern in ("npu-smi-info-*.txt", "npu-smi-upgrade-*.txt")
+    for path in sorted(FIXTURES.glob(pattern))
+]
 PARSERS = [
     parse_info,
     parse_key_values,
