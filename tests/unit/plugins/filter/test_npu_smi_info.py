@@ -22,7 +22,7 @@ FIXTURES = Path(__file__).parents[1] / "module_utils" / "fixtures" / "npu-smi"
 INFO_FIXTURES = sorted(
     path.name
     for path in FIXTURES.glob("*.txt")
-    if not path.name.startswith(("npu-smi-info-", "lspci-"))
+    if not path.name.startswith(("npu-smi-info-", "npu-smi-upgrade-", "lspci-"))
 )
 
 
