@@ -53,7 +53,8 @@ need_root() {
 step_debs() {
   local missing=()
   local pkg
-  for pkg in docker.io debootstrap containerd runc git make rsync prometheus chromium; do
+  # cmake and makeself: Huawei's build.sh of the Ascend Docker Runtime package (make docker-runtime).
+  for pkg in docker.io debootstrap containerd runc git make rsync prometheus chromium cmake makeself; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   if [ "${#missing[@]}" -eq 0 ]; then
