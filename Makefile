@@ -136,7 +136,7 @@ testbed: k8s images mindcluster ## the test-bed tests (tests/testbed) on a clust
 cluster-clean: ## remove the test bed's containers, network and .build/cluster
 	python tests/testbed/bed.py down
 
-molecule: images containerd2 crictl ## every molecule scenario and `site@min` (site on .venv-min); SCENARIO=name for one (containerd 2.x for ascend_runtime_containerd2)
+molecule: images containerd2 crictl docker-runtime ## every molecule scenario and `site@min` (site on .venv-min); SCENARIO=name for one (containerd 2.x for ascend_runtime_containerd2)
 	tools/run_molecule.sh $(SCENARIO)
 
 build-check: setup ## galaxy build, install into an empty path, syntax-check the installed site playbook
