@@ -32,7 +32,11 @@ SRC = os.environ.get("MINDCLUSTER_SRC") or os.path.normpath(
 )
 VERSIONS = ("7.3.0", "26.0.0", "26.1.0")
 # run_main.sh installs these five into <install-path>/Ascend-Docker-Runtime.
-GO_BINARIES = ("ascend-docker-runtime", "ascend-docker-hook", "ascend-docker-plugin-install-helper")
+GO_BINARIES = (
+    "ascend-docker-runtime",
+    "ascend-docker-hook",
+    "ascend-docker-plugin-install-helper",
+)
 C_BINARIES = ("ascend-docker-cli", "ascend-docker-destroy")
 
 
@@ -85,7 +89,9 @@ def test_the_header_is_huawei_s_makeself_header(built):
     assert hashlib.sha256(payload).hexdigest() == sha
     assert 'MD5="00000000000000000000000000000000"' in header
     # --help-header scripts/help.info, verbatim
-    with open(os.path.join(source(version), "build", "scripts", "help.info"), encoding="utf-8") as handle:
+    with open(
+        os.path.join(source(version), "build", "scripts", "help.info"), encoding="utf-8"
+    ) as handle:
         help_info = handle.read().rstrip("\n")
     assert help_info in header
 
@@ -93,14 +99,22 @@ def test_the_header_is_huawei_s_makeself_header(built):
 def test_help_and_version_are_huawei_s(built):
     version, path, _header, _payload, _members, _target = built
     helped = subprocess.run(
-        ["bash", path, "--help"], capture_output=True, text=True, timeout=60, check=False
+        ["bash", path, "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert helped.returncode == 0, helped.stderr
     # makeself's MS_Help writes to standard error
     assert "--install-scene=<scene>" in helped.stderr
     assert "Query ascend-docker-runtime version" in helped.stderr
     versioned = subprocess.run(
-        ["bash", path, "--version"], capture_output=True, text=True, timeout=120, check=False
+        ["bash", path, "--version"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert versioned.returncode == 0, versioned.stdout + versioned.stderr
     assert "ascend-docker-runtime version: %s" % version in versioned.stdout

@@ -151,7 +151,9 @@ def _real_docker_runtimes(folder):
     if not folder:
         return found
     for name in sorted(os.listdir(folder)):
-        match = re.fullmatch(r"Ascend-docker-runtime_(.+)_linux-(x86_64|aarch64)\.run", name)
+        match = re.fullmatch(
+            r"Ascend-docker-runtime_(.+)_linux-(x86_64|aarch64)\.run", name
+        )
         if match and match.group(2) in catalog.ARCHES:
             found[name] = (match.group(1), match.group(2))
     return found
