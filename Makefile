@@ -128,7 +128,7 @@ crictl: setup ## crictl (sigs.k8s.io/cri-tools) from tests/tools/crictl into .bu
 cluster: k8s images mindcluster ## control plane + BED_NODES simulated Ascend nodes (default 1), admin kubeconfig in .build/cluster/kubeconfig
 	python tests/testbed/bed.py up
 
-testbed: k8s images mindcluster ## the test-bed tests (tests/testbed) on a cluster of their own, removed afterwards (also on failure)
+testbed: k8s images mindcluster docker-runtime ## the test-bed tests (tests/testbed) on a cluster of their own, removed afterwards (also on failure)
 	python tests/testbed/bed.py down >/dev/null
 	rc=0; python tests/testbed/bed.py up && PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider tests/mindcluster tests/testbed || rc=$$?; \
 	python tests/testbed/bed.py down; exit $$rc
