@@ -25,7 +25,7 @@ SCENARIO ?=
 # (by content): outside the checkout, so that every checkout and CI's fresh clone reuse them.
 export GO_CACHE ?= $(HOME)/.cache/cubestudio-ascend/go
 
-.PHONY: help setup setup-min images lint sanity units sanity-min units-min promtool simulator mindcluster molecule build-check galaxy-importer docs-site ee test demo k8s crictl containerd2 cluster testbed cluster-clean bench demo-clean docs clean
+.PHONY: help setup setup-min images lint sanity units sanity-min units-min promtool simulator mindcluster docker-runtime molecule build-check galaxy-importer docs-site ee test demo k8s crictl containerd2 cluster testbed cluster-clean bench demo-clean docs clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -81,6 +81,15 @@ simulator: images ## tests of the Ascend node simulator (installers' CLI, npu-sm
 mindcluster: setup ## Huawei's device plugin and npu-exporter (7.3.0, 26.0.0, 26.1.0) from their source, as release image tarballs in .build/images/mindcluster (cold: ~15 min)
 	python tests/mindcluster/build_images.py --out $(ROOT)/.build/images/mindcluster
 
+# Huawei's Ascend Docker Runtime package of each MindCluster tag, made by Huawei's own
+# build/build.sh from a scratch copy of its source (cmake, go build, Debian's makeself with
+# Huawei's header; the libboundscheck stand-in of tests/mindcluster/securec_shim), cached by
+# content in MINDCLUSTER_CACHE; then the fast check that each package is Huawei's.
+DOCKER_RUNTIME_TAGS := v7.3.0 v26.0.0 v26.1.0
+docker-runtime: setup ## Huawei's Ascend-docker-runtime_<ver>_linux-<arch>.run (7.3.0, 26.0.0, 26.1.0) built by its build.sh into .build/mindcluster/docker-runtime, checked (cold: ~2 min a tag; warm: seconds)
+	$(foreach t,$(DOCKER_RUNTIME_TAGS),tests/mindcluster/build_docker_runtime.sh $(t) .build/mindcluster/docker-runtime$(newline))
+	python -m pytest -q -p no:cacheprovider tests/mindcluster/test_docker_runtime_package.py
+
 # Kubernetes from the Go modules pinned in tests/testbed/go.mod: one multi-call binary (apiserver,
 # controller-manager, scheduler, kubelet, kube-proxy, kubectl, etcd) and a static pause binary.
 K8S_VERSION := $(shell awk '$$1 == "k8s.io/kubernetes" {print $$2; exit}' tests/testbed/go.mod)
@@ -127,7 +136,7 @@ cluster: k8s images mindcluster ## control plane + BED_NODES simulated Ascend no
 # TESTBED_TESTS: which tests (make test runs them in two shards, each on a bed of its own named
 # by BED_NAME, BED_DIR and BED_SUBNET; see tools/test.py).
 TESTBED_TESTS ?= tests/mindcluster tests/testbed
-testbed: k8s images mindcluster ## the test-bed tests (tests/testbed) on a cluster of their own, removed afterwards (also on failure); TESTBED_TESTS=paths for some
+testbed: k8s images mindcluster docker-runtime ## the test-bed tests (tests/testbed) on a cluster of their own, removed afterwards (also on failure); TESTBED_TESTS=paths for some
 	python tests/testbed/bed.py down >/dev/null
 	rc=0; python tests/testbed/bed.py up && PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider $(TESTBED_TESTS) || rc=$$?; \
 	python tests/testbed/bed.py down; exit $$rc
@@ -135,7 +144,7 @@ testbed: k8s images mindcluster ## the test-bed tests (tests/testbed) on a clust
 cluster-clean: ## remove the test bed's containers, network and .build/cluster
 	python tests/testbed/bed.py down
 
-molecule: images containerd2 crictl ## every molecule scenario and `site@min` (site on .venv-min); SCENARIO=name for one (containerd 2.x for ascend_runtime_containerd2)
+molecule: images containerd2 crictl docker-runtime ## every molecule scenario and `site@min` (site on .venv-min); SCENARIO=name for one (containerd 2.x for ascend_runtime_containerd2)
 	tools/run_molecule.sh $(SCENARIO)
 
 build-check: setup ## galaxy build, install into an empty path, syntax-check the installed site playbook

@@ -55,7 +55,8 @@ step_debs() {
   local pkg
   # gcc, libc6-dev: the simulated libdcmi.so (tests/simulator/dcmi) is compiled on the host; its tests
   # fail without a compiler. shellcheck: ansible-test's shellcheck test is skipped without it.
-  for pkg in docker.io debootstrap containerd runc git make rsync prometheus chromium gcc libc6-dev shellcheck time; do
+  # cmake and makeself: Huawei's build.sh of the Ascend Docker Runtime package (make docker-runtime).
+  for pkg in docker.io debootstrap containerd runc git make rsync prometheus chromium gcc libc6-dev shellcheck time cmake makeself; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   if [ "${#missing[@]}" -eq 0 ]; then

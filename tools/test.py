@@ -50,9 +50,10 @@ MAKE = os.environ.get("MAKE", "make")
 # `-o setup`: setup ran first, alone; the targets depend on it but need not repeat it.
 MK = [MAKE, "--no-print-directory", "-o", "setup"]
 
-# The builds, in the order the steps need them (molecule: images, crictl, containerd 2.x; the
-# test bed also Kubernetes and Huawei's binaries, the longest builds, last).
-BUILDS = ["images", "crictl", "containerd2", "k8s", "mindcluster"]
+# The builds, in the order the steps need them (molecule: images, crictl, containerd 2.x, Huawei's
+# Ascend Docker Runtime; the test bed also Kubernetes and Huawei's device plugin and exporter, the
+# longest builds, last).
+BUILDS = ["images", "crictl", "containerd2", "docker-runtime", "k8s", "mindcluster"]
 
 # The test bed in shards, each on a cluster of its own (BED_NAME, BED_DIR, BED_SUBNET), so that
 # they run side by side; every tests/testbed/test_*.py file is in exactly one shard.
@@ -75,11 +76,14 @@ TESTBED_SHARDS = {
 # Distinct docker networks for the shards (bed.py's default is derived from the checkout).
 SHARD_SUBNETS = {"testbed-a": "172.30.101.0/24", "testbed-b": "172.30.102.0/24"}
 
-# Extra builds of molecule scenarios beyond the node images.
+# Extra builds of molecule scenarios beyond the node images (and Huawei's runtime packages for the
+# scenarios that ask for them: ascend_sim_huawei_docker_runtime, see huawei_runtime()).
 SCENARIO_NEEDS = {
     "ascend_runtime_containerd": ["crictl"],
     "ascend_runtime_containerd2": ["containerd2", "crictl"],
 }
+# `-o` for each build: built in the lane before the step starts, make need not look again.
+BUILT = [arg for build in BUILDS for arg in ("-o", build)]
 # Scenarios that `make test` also runs on the tested minimum ansible-core, in the same step (one
 # container name, one molecule state: never at once).
 MIN_SCENARIOS = ["site"]
@@ -109,6 +113,17 @@ def scenarios():
         for p in glob.glob(os.path.join(ROOT, "extensions/molecule/*/molecule.yml"))
     )
     return found
+
+
+def huawei_runtime(scenario):
+    """The scenario installs Huawei's real Ascend Docker Runtime (make docker-runtime)."""
+    for path in glob.glob(
+        os.path.join(ROOT, "extensions/molecule", scenario, "**/*.yml"), recursive=True
+    ):
+        with open(path, encoding="utf-8") as handle:
+            if "ascend_sim_huawei_docker_runtime: true" in handle.read():
+                return True
+    return False
 
 
 def testbed_files():
@@ -153,30 +168,20 @@ def all_steps():
     steps.append(Step("ee", MK + ["ee"]))
     for name in ["sanity-min", "units-min"]:
         steps.append(Step(name, MK + ["-o", "setup-min", name], needs=["setup-min"]))
-    steps.append(
-        Step("simulator", MK + ["-o", "images", "simulator"], needs=["images"])
-    )
+    steps.append(Step("simulator", MK + BUILT + ["simulator"], needs=["images"]))
     for scenario in scenarios():
         entries = [scenario] + (
             ["%s@min" % scenario] if scenario in MIN_SCENARIOS else []
         )
         needs = ["images"] + SCENARIO_NEEDS.get(scenario, [])
+        if huawei_runtime(scenario):
+            needs.append("docker-runtime")
         if scenario in MIN_SCENARIOS:
             needs.append("setup-min")
         steps.append(
             Step(
                 "molecule:" + scenario,
-                MK
-                + [
-                    "-o",
-                    "images",
-                    "-o",
-                    "containerd2",
-                    "-o",
-                    "crictl",
-                    "molecule",
-                    "SCENARIO=" + " ".join(entries),
-                ],
+                MK + BUILT + ["molecule", "SCENARIO=" + " ".join(entries)],
                 needs=needs,
                 env={"MOLECULE_JOBS": "1"},
             )
@@ -185,8 +190,8 @@ def all_steps():
         steps.append(
             Step(
                 shard,
-                MK + ["-o", "k8s", "-o", "images", "-o", "mindcluster", "testbed"],
-                needs=["images", "k8s", "mindcluster"],
+                MK + BUILT + ["testbed"],
+                needs=["images", "docker-runtime", "k8s", "mindcluster"],
                 env={
                     "TESTBED_TESTS": " ".join(paths),
                     "BED_NAME": "cubestudio-" + shard,

@@ -141,6 +141,53 @@ def test_builds_are_reproducible_and_selectable(tmp_path, packages):
             assert mine.read() == first.read(), name
 
 
+def test_huawei_docker_runtime_packages_replace_the_simulated_ones(tmp_path):
+    """--docker-runtime-dir: Huawei's packages (make docker-runtime) copied byte for byte, listed
+    with huawei: true; a release no train names (26.0.0) added; the rest stays simulated."""
+    real = tmp_path / "real"
+    real.mkdir()
+    for version in ("7.3.0", "26.0.0"):
+        (real / ("Ascend-docker-runtime_%s_linux-x86_64.run" % version)).write_bytes(
+            b"#!/bin/bash\n# Huawei " + version.encode() + b"\n"
+        )
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [
+            CLI,
+            "build-artifacts",
+            "--out",
+            str(out),
+            "--trains",
+            "24.1.0,25.5.0",
+            "--arch",
+            "x86_64",
+            "--chip",
+            "910b",
+            "--unsigned",
+            "--docker-runtime-dir",
+            str(real),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    with open(out / "artifacts.json", encoding="utf-8") as handle:
+        runtimes = {
+            e["version"]: e
+            for e in json.load(handle)
+            if e["component"] == "docker-runtime"
+        }
+    assert sorted(runtimes) == ["26.0.0", "6.0.0", "7.3.0"]
+    for version in ("7.3.0", "26.0.0"):
+        name = "Ascend-docker-runtime_%s_linux-x86_64.run" % version
+        data = (out / name).read_bytes()
+        assert data == (real / name).read_bytes()
+        assert runtimes[version]["huawei"] is True
+        assert runtimes[version]["sha256"] == hashlib.sha256(data).hexdigest()
+    assert "huawei" not in runtimes["6.0.0"]
+
+
 def test_build_rejects_unknown_values(tmp_path):
     for option, value in (
         ("--trains", "22.0.0"),

@@ -8,12 +8,22 @@ Writes, into one directory, the packages with their real file names, ``SHA256SUM
 sha256, train}; chip and arch are null where the name has none), plus ``trains.json``. Unless
 ``sign`` is false, each package gets a detached CMS signature ``<file>.cms`` and the CRL
 ``<file>.crl`` of a test CA made for this build in ``pki/`` (see signing.py), as Huawei ships them.
+
+With ``docker_runtime_dir`` (``--docker-runtime-dir``), the Ascend Docker Runtime packages are
+Huawei's real ones that ``make docker-runtime`` built from Huawei's source
+(tests/mindcluster/build_docker_runtime.sh), where that folder has the file: copied instead of
+the simulated installer (``installers/docker_runtime.py``), signed and listed the same way, with
+``"huawei": true`` in artifacts.json; a real package of a release no train names (26.0.0) is
+added as well. Without it, or for a file it lacks, the simulated installer is built as before.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
+import shutil
 
 from . import catalog, dcmi, makeself, signing
 from .installers import cann, docker_runtime, driver, firmware
@@ -135,14 +145,55 @@ def plan(trains=catalog.DEFAULT_TRAINS, arches=catalog.ARCHES, chips=catalog.CHI
     return [metas[name] for name in sorted(metas)]
 
 
+def _real_docker_runtimes(folder):
+    """{file: (version, arch)} of Huawei's Ascend-docker-runtime_<ver>_linux-<arch>.run in folder."""
+    found = {}
+    if not folder:
+        return found
+    for name in sorted(os.listdir(folder)):
+        match = re.fullmatch(
+            r"Ascend-docker-runtime_(.+)_linux-(x86_64|aarch64)\.run", name
+        )
+        if match and match.group(2) in catalog.ARCHES:
+            found[name] = (match.group(1), match.group(2))
+    return found
+
+
+def _copy(source, dest):
+    """Copy a package (mode 0755, as the simulated ones are written); its sha256."""
+    shutil.copyfile(source, dest)
+    os.chmod(dest, 0o755)
+    digest = hashlib.sha256()
+    with open(dest, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def build(
     out_dir,
     trains=catalog.DEFAULT_TRAINS,
     arches=catalog.ARCHES,
     chips=catalog.CHIPS,
     sign=True,
+    docker_runtime_dir=None,
 ):
     metas = plan(trains, arches, chips)
+    real = _real_docker_runtimes(docker_runtime_dir)
+    planned = {meta["file"] for meta in metas}
+    for name, (version, arch) in sorted(real.items()):
+        if name not in planned:
+            metas.append(
+                _meta(
+                    "docker-runtime",
+                    version,
+                    name,
+                    "runtime",
+                    "ascend-docker-runtime",
+                    "",
+                    arch=arch,
+                )
+            )
     os.makedirs(out_dir, exist_ok=True)
     pki = signing.make_pki(out_dir) if sign else None
     entries = []
@@ -152,7 +203,14 @@ def build(
             library = dcmi.library_bytes(meta["arch"])
             if library is not None:
                 extra[dcmi.PAYLOAD_NAME] = library
-        sha = makeself.build_run(os.path.join(out_dir, meta["file"]), meta, extra)
+        huawei = meta["file"] in real
+        if huawei:
+            sha = _copy(
+                os.path.join(docker_runtime_dir, meta["file"]),
+                os.path.join(out_dir, meta["file"]),
+            )
+        else:
+            sha = makeself.build_run(os.path.join(out_dir, meta["file"]), meta, extra)
         if pki:
             signing.sign(pki, os.path.join(out_dir, meta["file"]))
         entries.append(
@@ -166,6 +224,8 @@ def build(
                 "train": meta["train"],
             }
         )
+        if huawei:
+            entries[-1]["huawei"] = True
     with open(os.path.join(out_dir, "SHA256SUMS"), "w", encoding="utf-8") as handle:
         for entry in entries:
             handle.write("%s  %s\n" % (entry["sha256"], entry["file"]))

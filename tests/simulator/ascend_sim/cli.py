@@ -34,6 +34,7 @@ def cmd_build(args):
         arches=_csv(args.arch) or catalog.ARCHES,
         chips=_csv(args.chip) or catalog.CHIPS,
         sign=not args.unsigned,
+        docker_runtime_dir=args.docker_runtime_dir,
     )
     for entry in entries:
         print("%s  %s" % (entry["sha256"], entry["file"]))
@@ -263,6 +264,11 @@ def parser():
         "--unsigned",
         action="store_true",
         help="no .cms/.crl beside the packages and no test CA in pki/",
+    )
+    build.add_argument(
+        "--docker-runtime-dir",
+        help="Huawei's real Ascend-docker-runtime_<ver>_linux-<arch>.run packages (make "
+        "docker-runtime: .build/mindcluster/docker-runtime), used instead of the simulated ones",
     )
     build.set_defaults(func=cmd_build)
 

@@ -24,6 +24,8 @@ import tempfile
 from . import catalog, hccn_tool, npusmi
 
 VIEW_NAME = "ascend-sim-dcmi.view"
+# npu-smi's copy of the simulator state, beside the view (npusmi.STATE_COPY_RELPATH).
+STATE_COPY_NAME = "ascend-sim-state.json"
 LIB_RELPATH = "lib64/driver"  # below the driver folder, next to the library
 PAYLOAD_NAME = "lib/libdcmi.so"  # inside a driver package
 SOURCES = ("libdcmi.c", "dcmi_interface_api.h")

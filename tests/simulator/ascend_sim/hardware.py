@@ -152,6 +152,13 @@ def save_state(state, root=None):
             dcmi.view_text(state, rooted(root, "/dev"), version.get("Version")),
             0o644,
         )
+        # npu-smi's copy of the state, where a container of the Ascend Docker Runtime reads
+        # it (the driver's lib64 of base.list; /var/lib/ascend-sim is not on its whitelist).
+        atomic_write(
+            os.path.join(lib_dir, dcmi.STATE_COPY_NAME),
+            json.dumps(state, indent=2, sort_keys=True) + "\n",
+            0o644,
+        )
     # hccn_tool's pod view and this node's entry in the fabric registry
     hccn_tool.publish(state, sim_root(root))
 

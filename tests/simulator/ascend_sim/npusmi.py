@@ -6,7 +6,11 @@
 The driver installer copies this file to ``/usr/local/sbin/npu-smi`` and sets TOOL_VERSION.
 It reads the simulator state (``<root>/var/lib/ascend-sim/state.json``) and the installed
 driver's ``version.info``, and shows only the chips whose ``/dev/davinci<device>`` node
-exists: inside a container that is exactly what the container runtime passed in.
+exists: inside a container that is exactly what the container runtime passed in. A container
+of Huawei's Ascend Docker Runtime has no ``/var/lib/ascend-sim`` (its mount whitelist refuses
+that path) but the driver's ``lib64`` from base.list: there the state is read from the copy
+that the simulator keeps beside the driver's libraries (``STATE_COPY_RELPATH``, next to the
+simulated libdcmi's device view), as the real tool reaches the chips through the driver.
 
 Layouts reproduce the fixtures in tests/unit/plugins/module_utils/fixtures/npu-smi/.
 """
@@ -21,6 +25,9 @@ import time
 
 TOOL_VERSION = None  # set by the driver installer to the driver package version
 STATE_RELPATH = "var/lib/ascend-sim/state.json"
+# The copy of the state beside the driver's libraries (hardware.save_state), below the driver
+# folder: what a container of the Ascend Docker Runtime sees (base.list mounts driver/lib64).
+STATE_COPY_RELPATH = "lib64/driver/ascend-sim-state.json"
 USAGE_LINE = "Usage: npu-smi info <watch|proc|-h|-m|-l|-t type> [Options...]"
 # GUESS: the exit status of npu-smi errors is not documented; C tools returning -1 give 255.
 ERROR_RC = 255
@@ -235,14 +242,16 @@ class Context:
 
     def __init__(self, root=None, state=None, tool_version=None, driver_version=None):
         self.root = root or sim_root()
-        if state is None:
-            try:
-                with open(rooted(self.root, STATE_RELPATH), encoding="utf-8") as handle:
-                    state = json.load(handle)
-            except (OSError, ValueError):
-                state = None
-        self.state = state
         path = install_path(self.root)
+        if state is None:
+            for relpath in (STATE_RELPATH, path + "/driver/" + STATE_COPY_RELPATH):
+                try:
+                    with open(rooted(self.root, relpath), encoding="utf-8") as handle:
+                        state = json.load(handle)
+                    break
+                except (OSError, ValueError):
+                    state = None
+        self.state = state
         drv = read_kv(rooted(self.root, path + "/driver/version.info"))
         self.driver_version = driver_version or drv.get("Version")
         self.driver_info = drv

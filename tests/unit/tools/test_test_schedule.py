@@ -65,6 +65,8 @@ def test_molecule_scenarios_and_shards_are_steps(load_tool):
     names = {s.name: s for s in tool.all_steps()}
     assert "molecule:site" in names and "molecule:doctor" in names
     assert names["molecule:site"].argv[-1] == "SCENARIO=site site@min"
+    assert "docker-runtime" in names["molecule:ascend_runtime_docker"].needs
+    assert "docker-runtime" not in names["molecule:npu_driver"].needs
     assert names["molecule:ascend_runtime_containerd2"].needs == [
         "images",
         "containerd2",
