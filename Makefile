@@ -133,12 +133,12 @@ crictl: setup ## crictl (sigs.k8s.io/cri-tools) from tests/tools/crictl into .bu
 cluster: k8s images mindcluster ## control plane + BED_NODES simulated Ascend nodes (default 1), admin kubeconfig in .build/cluster/kubeconfig
 	python tests/testbed/bed.py up
 
-# TESTBED_TESTS: which tests (make test runs them in two shards, each on a bed of its own named
+# TESTBED_TESTS: which tests (make test runs them in three shards, each on a bed of its own named
 # by BED_NAME, BED_DIR and BED_SUBNET; see tools/test.py).
 TESTBED_TESTS ?= tests/mindcluster tests/testbed
 testbed: k8s images mindcluster docker-runtime ## the test-bed tests (tests/testbed) on a cluster of their own, removed afterwards (also on failure); TESTBED_TESTS=paths for some
 	python tests/testbed/bed.py down >/dev/null
-	rc=0; python tests/testbed/bed.py up && PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider $(TESTBED_TESTS) || rc=$$?; \
+	rc=0; python tests/testbed/bed.py up && PYTHONPATH=$(ROOT)/.build/collections python -m pytest -q -p no:cacheprovider --durations=25 $(TESTBED_TESTS) || rc=$$?; \
 	python tests/testbed/bed.py down; exit $$rc
 
 cluster-clean: ## remove the test bed's containers, network and .build/cluster

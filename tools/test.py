@@ -17,10 +17,10 @@ The shape of a run:
    (node images, crictl, containerd 2.x, Kubernetes, Huawei's binaries); beside them, the tested
    minimum's venv. Builds are cached by content (tools/gobuild.sh, build_images.py, the image
    tags): a warm run builds nothing.
-3. Every other step from one queue, TEST_JOBS at a time (default 3: much of a molecule
+3. Every other step from one queue, TEST_JOBS at a time (default 4: much of a molecule
    scenario or a test-bed test is waiting on systemd, engines and the API server, not CPU):
    the checks, each molecule scenario as a step of its own, the simulator tests and the test
-   bed in two shards, each on a cluster of its own. When a slot frees, the longest ready step
+   bed in three shards, each on a cluster of its own. When a slot frees, the longest ready step
    starts (seconds of the last recorded run, tools/test-durations.txt; a step not listed there
    counts as the longest), so the run does not end waiting on one long step alone. A step
    whose build failed counts as failed ("not run"), never as passed.
@@ -68,13 +68,22 @@ TESTBED_SHARDS = {
     ],
     "testbed-b": [
         "tests/testbed/test_site.py",
-        "tests/testbed/test_doctor.py",
         "tests/testbed/test_uninstall_kubernetes.py",
+    ],
+    "testbed-c": [
+        "tests/testbed/test_doctor.py",
         "tests/testbed/test_upgrade.py",
     ],
 }
 # Distinct docker networks for the shards (bed.py's default is derived from the checkout).
-SHARD_SUBNETS = {"testbed-a": "172.30.101.0/24", "testbed-b": "172.30.102.0/24"}
+SHARD_SUBNETS = {
+    "testbed-a": "172.30.101.0/24",
+    "testbed-b": "172.30.102.0/24",
+    "testbed-c": "172.30.103.0/24",
+}
+
+# Seconds a free slot waits, at the start, for a longer step whose builds are not done yet.
+BUILD_GRACE = int(os.environ.get("TEST_BUILD_GRACE", "120"))
 
 # Extra builds of molecule scenarios beyond the node images (and Huawei's runtime packages for the
 # scenarios that ask for them: ascend_sim_huawei_docker_runtime, see huawei_runtime()).
@@ -286,7 +295,7 @@ def main(argv=None):
         "--record", action="store_true", help="write tools/test-durations.txt"
     )
     parser.add_argument(
-        "--jobs", type=int, default=int(os.environ.get("TEST_JOBS", "3"))
+        "--jobs", type=int, default=int(os.environ.get("TEST_JOBS", "4"))
     )
     args = parser.parse_args(argv)
 
@@ -386,6 +395,11 @@ def main(argv=None):
                 s for s in pending if all(builds[n].state == "passed" for n in s.needs)
             ]
             if not ready:
+                break
+            # In the first seconds, a slot waits for a longer step whose builds are still
+            # running (warm, they take seconds) rather than go to a shorter one that would hold
+            # it for minutes: the test bed's shards, the longest steps, start first.
+            if time.time() - total_start < BUILD_GRACE and pending.index(ready[0]) > 0:
                 break
             s = ready[0]
             pending.remove(s)
