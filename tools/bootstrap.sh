@@ -130,7 +130,12 @@ hash_of() { sha256sum "$@" | sha256sum | cut -c1-12; }
 build_venv() {
   local venv="$1" requirements="$2" constraints="$3"
   local stamp="$venv/.cubestudio-stamp"
-  local want
+  local want lock
+  # Steps that run side by side (make test: docs-site and galaxy-importer share venv-galaxy)
+  # build a venv once: the second waits, then finds it current. Released when the script ends.
+  mkdir -p "$BUILD/locks"
+  exec {lock}>"$BUILD/locks/$(basename "$venv").lock"
+  flock "$lock"
   PYTHON="$(find_python)"
   # The venv depends on the pins and the interpreter, not on the rest of this script (an edit
   # to the node image's package list must not rebuild a venv others are using).
