@@ -59,7 +59,7 @@ def header_and_payload(path):
     text = data[:200000].decode("latin-1")
     skip = int(re.search(r'^skip="(\d+)"$', text, re.M).group(1))
     offset = 0
-    for _ in range(skip):
+    for _line in range(skip):
         offset = data.index(b"\n", offset) + 1
     return data[:offset].decode("utf-8"), data[offset:]
 
