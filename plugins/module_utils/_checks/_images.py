@@ -19,7 +19,6 @@ from ansible_collections.cubestudio.ascend.plugins.module_utils._compat._matrix 
     matched_set,
 )
 from ansible_collections.cubestudio.ascend.plugins.module_utils._image_versions import (
-    LABELS,
     image_versions,
     render_tag,
 )
@@ -168,10 +167,6 @@ def workloads(pods, containers, annotations=()) -> list:
     return found
 
 
-def _label_keys(rules) -> dict:
-    return dict(LABELS, **((rules or {}).get("labels") or {}))
-
-
 def judge(
     workload: dict, node: dict, matrix: dict, rules=None, policy="strict"
 ) -> dict:
@@ -179,8 +174,9 @@ def judge(
     severity, message, row, fix, refused}``. ``verdict``: ``unknown`` (no version read),
     ``unchecked`` (no driver on the node, or a release the matrix does not know), ``ok``,
     ``mismatch``. ``node``: ``{driver, firmware}`` versions (None when absent)."""
+    # image_versions takes the data file's label names over its LABELS.
     versions = image_versions(
-        workload.get("image"), workload.get("labels"), _label_keys(rules)
+        workload.get("image"), workload.get("labels"), (rules or {}).get("labels")
     )
     answer = {
         "image": workload.get("image"),
