@@ -171,10 +171,10 @@ def all_steps():
         "promtool",
         "build-check",
         "galaxy-importer",
+        "docs-site",
+        "ee",
     ]:
         steps.append(Step(name, MK + [name]))
-    steps.append(Step("docs-site", MK + ["docs-site"]))
-    steps.append(Step("ee", MK + ["ee"]))
     for name in ["sanity-min", "units-min"]:
         steps.append(Step(name, MK + ["-o", "setup-min", name], needs=["setup-min"]))
     steps.append(Step("simulator", MK + BUILT + ["simulator"], needs=["images"]))
